@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Build the iocoro kernel: Debian's linux-source-6.12 + kernel/patches/*.patch,
+# tinyconfig + kernel/config/base.config + kernel/config/<flavour>.config.
+#
+# Usage: kernel/build.sh <release|debug>
+#
+# Everything lives under $IOCORO_CACHE (default /var/cache/iocoro/kernel),
+# never in the repository:
+#   src/             the unpacked tree, a git repository: "base" is the tarball,
+#                    the series is applied on top with git am
+#   obj-<flavour>/   O= build directory; bzImage, usr headers, .config
+# A flavour is rebuilt only when the tarball version, the series, the config
+# fragments or this script change (the key is stored in obj-<flavour>/.iocoro-key).
+# Rebuilds are incremental: git rewrites only the files whose content changed.
+# On success the last line printed is the build directory.
+set -euo pipefail
+
+die() { echo "kernel/build.sh: $*" >&2; exit 1; }
+
+flavour=${1:-}
+case "$flavour" in
+release|debug) ;;
+*) die "usage: kernel/build.sh <release|debug>" ;;
+esac
+
+here=$(cd "$(dirname "$0")" && pwd)
+cache=${IOCORO_CACHE:-/var/cache/iocoro}/kernel
+tarball=/usr/src/linux-source-6.12.tar.xz
+src=$cache/src
+obj=$cache/obj-$flavour
+jobs=${IOCORO_JOBS:-$(nproc)}
+
+[ -r "$tarball" ] || die "$tarball missing: run scripts/install-deps.sh (package linux-source-6.12)"
+version=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+
+shopt -s nullglob
+patches=("$here"/patches/*.patch)
+frags=("$here/config/base.config" "$here/config/$flavour.config")
+shopt -u nullglob
+
+series_key=$({ echo "$version"; cat "${patches[@]}" /dev/null; } | sha256sum | cut -c1-16)
+build_key=$({ echo "$series_key"; cat "${frags[@]}" "$0"; } | sha256sum | cut -c1-16)
+
+mkdir -p "$cache"
+exec 9>"$cache/.lock"
+flock 9
+
+git_src() { git -C "$src" -c user.name=iocoro -c user.email=iocoro@localhost "$@"; }
+
+unpack() {
+	echo "kernel: unpacking $tarball ($version)"
+	rm -rf "$src" "$cache/linux-source-6.12"
+	tar -C "$cache" -xf "$tarball"
+	mv "$cache/linux-source-6.12" "$src"
+	git_src init -q
+	# Debian's top-level .gitignore ignores everything: add with -f.
+	git_src add -f -A .
+	git_src commit -q -m "linux-source-6.12 $version"
+	git_src tag base
+	echo "$version" >"$src/.iocoro-tarball"
+}
+
+apply_series() {
+	local p
+	git_src am --abort >/dev/null 2>&1 || true
+	git_src reset -q --hard base
+	git_src clean -q -f -d
+	for p in "${patches[@]}"; do
+		if ! git_src am -q "$p" >/dev/null 2>"$cache/am.log"; then
+			cat "$cache/am.log" >&2
+			git_src am --abort >/dev/null 2>&1 || true
+			die "patch $(basename "$p") does not apply"
+		fi
+		echo "kernel: applied $(basename "$p")"
+	done
+	echo "$series_key" >"$src/.iocoro-series"
+}
+
+if [ "$(cat "$src/.iocoro-tarball" 2>/dev/null)" != "$version" ] || [ ! -d "$src/.git" ]; then
+	unpack
+fi
+if [ "$(cat "$src/.iocoro-series" 2>/dev/null)" != "$series_key" ]; then
+	apply_series
+fi
+
+if [ "$(cat "$obj/.iocoro-key" 2>/dev/null)" = "$build_key" ] && [ -f "$obj/arch/x86/boot/bzImage" ]; then
+	echo "kernel: $flavour up to date ($build_key)"
+	echo "$obj"
+	exit 0
+fi
+
+mk() { make -s -C "$src" O="$obj" ARCH=x86_64 "$@"; }
+
+mkdir -p "$obj"
+rm -f "$obj/.iocoro-key"
+echo "kernel: configuring $flavour"
+mk tinyconfig >/dev/null
+"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}" >/dev/null
+mk olddefconfig >/dev/null
+
+# Kconfig silently drops options whose dependencies are missing: check them all.
+bad=0
+while IFS= read -r line; do
+	case "$line" in
+	CONFIG_*=*)
+		grep -qxF "$line" "$obj/.config" || { echo "kernel: $line requested, .config has: $(grep -E "^(# )?${line%%=*}[= ]" "$obj/.config" || echo 'nothing')" >&2; bad=1; }
+		;;
+	"# CONFIG_"*" is not set")
+		opt=${line#\# }; opt=${opt%% *}
+		if grep -q "^$opt=" "$obj/.config"; then echo "kernel: $opt requested off, but set" >&2; bad=1; fi
+		;;
+	esac
+done < <(cat "${frags[@]}")
+[ "$bad" = 0 ] || die "config fragments for $flavour did not take (see above)"
+
+echo "kernel: building $flavour bzImage with -j$jobs (log: $obj/build.log)"
+start=$(date +%s)
+if ! mk -j"$jobs" bzImage >"$obj/build.log" 2>&1; then
+	grep -E 'error|Error' "$obj/build.log" | head -30 >&2
+	die "build of $flavour failed (full log: $obj/build.log)"
+fi
+mk headers_install INSTALL_HDR_PATH="$obj/usr-headers" >/dev/null
+echo "kernel: $flavour built in $(( $(date +%s) - start ))s"
+echo "$build_key" >"$obj/.iocoro-key"
+echo "$obj"
