@@ -2,13 +2,18 @@
 # Build the iocoro kernel: Debian's linux-source-6.12 + kernel/patches/*.patch,
 # tinyconfig + kernel/config/base.config + kernel/config/<flavour>.config.
 #
-# Usage: kernel/build.sh <release|debug>
+# Usage: kernel/build.sh <release|debug|headers>
+#
+#   headers: only apply the series and export the uapi headers
+#            (make headers_install, a few seconds): what user space and
+#            .bpf.c files compile against.
 #
 # Everything lives under $IOCORO_CACHE (default /var/cache/iocoro/kernel),
 # never in the repository:
 #   src/             the unpacked tree, a git repository: "base" is the tarball,
 #                    the series is applied on top with git am
-#   obj-<flavour>/   O= build directory; bzImage, usr headers, .config
+#   obj-<flavour>/   O= build directory; bzImage, usr-headers/, .config
+#   headers-<key>/   exported uapi headers of one series (headers mode)
 # A flavour is rebuilt only when the tarball version, the series, the config
 # fragments or this script change (the key is stored in obj-<flavour>/.iocoro-key).
 # Rebuilds are incremental: git rewrites only the files whose content changed.
@@ -19,8 +24,8 @@ die() { echo "kernel/build.sh: $*" >&2; exit 1; }
 
 flavour=${1:-}
 case "$flavour" in
-release|debug) ;;
-*) die "usage: kernel/build.sh <release|debug>" ;;
+release|debug|headers) ;;
+*) die "usage: kernel/build.sh <release|debug|headers>" ;;
 esac
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,6 +47,7 @@ series_key=$({ echo "$version"; cat "${patches[@]}" /dev/null; } | sha256sum | c
 build_key=$({ echo "$series_key"; cat "${frags[@]}" "$0"; } | sha256sum | cut -c1-16)
 
 mkdir -p "$cache"
+# The source tree: exclusive while it may change, shared while it is read.
 exec 9>"$cache/.lock"
 flock 9
 
@@ -82,6 +88,24 @@ fi
 if [ "$(cat "$src/.iocoro-series" 2>/dev/null)" != "$series_key" ]; then
 	apply_series
 fi
+flock -s 9
+
+mk() { make -s -C "$src" O="$1" ARCH=x86_64 "${@:2}"; }
+
+if [ "$flavour" = headers ]; then
+	hdr=$cache/headers-$series_key
+	if [ ! -f "$hdr/include/linux/io_uring.h" ]; then
+		rm -rf "$hdr" "$hdr.obj"
+		mk "$hdr.obj" headers_install INSTALL_HDR_PATH="$hdr.tmp" >/dev/null
+		mv "$hdr.tmp" "$hdr"
+		rm -rf "$hdr.obj"
+	fi
+	echo "$hdr"
+	exit 0
+fi
+
+exec 8>"$cache/.lock-$flavour"
+flock 8
 
 if [ "$(cat "$obj/.iocoro-key" 2>/dev/null)" = "$build_key" ] && [ -f "$obj/arch/x86/boot/bzImage" ]; then
 	echo "kernel: $flavour up to date ($build_key)"
@@ -89,14 +113,12 @@ if [ "$(cat "$obj/.iocoro-key" 2>/dev/null)" = "$build_key" ] && [ -f "$obj/arch
 	exit 0
 fi
 
-mk() { make -s -C "$src" O="$obj" ARCH=x86_64 "$@"; }
-
 mkdir -p "$obj"
 rm -f "$obj/.iocoro-key"
 echo "kernel: configuring $flavour"
-mk tinyconfig >/dev/null
+mk "$obj" tinyconfig >/dev/null
 "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}" >/dev/null
-mk olddefconfig >/dev/null
+mk "$obj" olddefconfig >/dev/null
 
 # Kconfig silently drops options whose dependencies are missing: check them all.
 bad=0
@@ -115,11 +137,11 @@ done < <(cat "${frags[@]}")
 
 echo "kernel: building $flavour bzImage with -j$jobs (log: $obj/build.log)"
 start=$(date +%s)
-if ! mk -j"$jobs" bzImage >"$obj/build.log" 2>&1; then
+if ! mk "$obj" -j"$jobs" bzImage >"$obj/build.log" 2>&1; then
 	grep -E 'error|Error' "$obj/build.log" | head -30 >&2
 	die "build of $flavour failed (full log: $obj/build.log)"
 fi
-mk headers_install INSTALL_HDR_PATH="$obj/usr-headers" >/dev/null
+mk "$obj" headers_install INSTALL_HDR_PATH="$obj/usr-headers" >/dev/null
 echo "kernel: $flavour built in $(( $(date +%s) - start ))s"
 echo "$build_key" >"$obj/.iocoro-key"
 echo "$obj"

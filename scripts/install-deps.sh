@@ -6,7 +6,7 @@ set -euo pipefail
 PKGS=(
 	# kernel build
 	linux-source-6.12 build-essential flex bison bc libelf-dev libssl-dev
-	xz-utils cpio kmod rsync perl python3
+	xz-utils cpio kmod rsync perl python3 python3-ply python3-git
 	# user space and BPF
 	clang llvm bpftool libbpf-dev liburing-dev libcmocka-dev cmake
 	pkg-config
