@@ -40,7 +40,8 @@ version=$(dpkg-query -W -f='${Version}' linux-source-6.12)
 
 shopt -s nullglob
 patches=("$here"/patches/*.patch)
-frags=("$here/config/base.config" "$here/config/$flavour.config")
+frags=("$here/config/base.config")
+[ "$flavour" = headers ] || frags+=("$here/config/$flavour.config")
 shopt -u nullglob
 
 series_key=$({ echo "$version"; cat "${patches[@]}" /dev/null; } | sha256sum | cut -c1-16)
