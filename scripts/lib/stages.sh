@@ -1,0 +1,81 @@
+# shellcheck shell=bash
+# Stage runner shared by scripts/test.sh and scripts/run-main.sh (sourced).
+#
+#   stages_init LOGDIR
+#   stage NAME [--needs "A B"] -- CMD...   run CMD (bash errexit, pipefail)
+#                                         with its output shown and saved in
+#                                         LOGDIR/NAME.log; skipped when a
+#                                         stage it needs did not pass
+#   stage_ok NAME                         true if NAME passed
+#   stages_summary TITLE                  table of stages, results, times;
+#                                         returns 1 if any stage failed or
+#                                         was skipped
+
+stages_init() {
+	STAGE_LOGDIR=$1
+	STAGE_NAMES=()
+	declare -gA STAGE_RESULT=() STAGE_TIME=()
+	STAGE_T0=$(date +%s)
+	mkdir -p "$STAGE_LOGDIR"
+}
+
+stage_ok() {
+	[ "${STAGE_RESULT[$1]:-}" = ok ]
+}
+
+stage() {
+	local name=$1 needs="" dep start rc
+	shift
+	if [ "${1:-}" = --needs ]; then
+		needs=$2
+		shift 2
+	fi
+	[ "${1:-}" = -- ] && shift
+	STAGE_NAMES+=("$name")
+	for dep in $needs; do
+		if ! stage_ok "$dep"; then
+			STAGE_RESULT[$name]="skipped ($dep did not pass)"
+			STAGE_TIME[$name]=0
+			printf '\n==> [%s] skipped: %s did not pass\n' "$name" "$dep"
+			return 0
+		fi
+	done
+	printf '\n==> [%s] %s\n' "$name" "$*"
+	start=$(date +%s)
+	# Not in an if/|| context, so errexit stays on inside the subshell.
+	set +e
+	(
+		set -euo pipefail
+		"$@"
+	) 2>&1 | tee "$STAGE_LOGDIR/$name.log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	STAGE_TIME[$name]=$(($(date +%s) - start))
+	if [ "$rc" -eq 0 ]; then
+		STAGE_RESULT[$name]=ok
+	else
+		STAGE_RESULT[$name]="FAILED (exit $rc)"
+	fi
+	printf '==> [%s] %s in %ss (log: %s)\n' "$name" "${STAGE_RESULT[$name]}" \
+		"${STAGE_TIME[$name]}" "$STAGE_LOGDIR/$name.log"
+	return 0
+}
+
+stages_summary() {
+	local title=$1 name bad=() total
+	total=$(($(date +%s) - STAGE_T0))
+	printf '\n==== %s: summary ====\n' "$title"
+	printf '%-12s %-32s %8s\n' stage result time
+	for name in "${STAGE_NAMES[@]}"; do
+		printf '%-12s %-32s %7ss\n' "$name" "${STAGE_RESULT[$name]}" "${STAGE_TIME[$name]}"
+		stage_ok "$name" || bad+=("$name")
+	done
+	printf '%-12s %-32s %7ss\n' total "" "$total"
+	printf 'logs: %s\n' "$STAGE_LOGDIR"
+	if [ ${#bad[@]} -eq 0 ]; then
+		printf '%s: PASSED\n' "$title"
+		return 0
+	fi
+	printf '%s: FAILED (%s)\n' "$title" "${bad[*]}"
+	return 1
+}

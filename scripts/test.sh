@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# iocoro's test command, from a fresh Debian 12 machine to a verdict:
+#
+#   deps       scripts/install-deps.sh
+#   configure  cmake (kernel uapi headers from kernel/build.sh headers,
+#              unless IOCORO_KERNEL_HEADERS is set)
+#   build      cmake --build
+#   unit       ctest -L unit on the host (cmocka)
+#   kernel     kernel/build.sh debug (cached when nothing changed)
+#   initramfs  initramfs/build-initramfs.sh: the build tree in a guest image
+#   guest      ctest -L guest inside QEMU on the debug kernel
+#   selftest   initramfs/selftest.sh: the guest harness checks itself
+#
+# Usage: scripts/test.sh
+# Environment:
+#   IOCORO_BUILD_DIR        CMake build dir (default build/, relative to the
+#                           repository root); run artifacts go to
+#                           <build dir>-run/test/
+#   IOCORO_KERNEL_HEADERS   exported uapi headers to build against
+#   IOCORO_GUEST_TIMEOUT    QEMU timeout of the guest stage in s (default 1200)
+#
+# Every stage runs even after an earlier failure unless it needs that
+# stage's result; the exit status is non-zero if any stage failed or was
+# skipped. A summary with each stage's result and time ends the output.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+# shellcheck source=scripts/lib/stages.sh
+. "$root/scripts/lib/stages.sh"
+
+build=${IOCORO_BUILD_DIR:-build}
+case "$build" in /*) ;; *) build=$root/$build ;; esac
+build=${build%/}
+run=$build-run/test
+img=$run/guest-initramfs.img
+jobs=$(nproc)
+
+stages_init "$run/logs"
+echo "test: build dir $build, logs and guest image in $run"
+
+kernel_obj() { tail -n 1 "$run/logs/kernel.log"; }
+
+do_kernel() {
+	kernel/build.sh debug
+	# last line: the obj dir, which must hold a bzImage
+	[ -f "$(kernel_obj)/arch/x86/boot/bzImage" ] || {
+		echo "test: kernel/build.sh printed no obj dir with a bzImage" >&2
+		return 1
+	}
+}
+
+do_initramfs() {
+	rm -f "$img"
+	initramfs/build-initramfs.sh "$build" "$img"
+}
+
+do_guest() {
+	initramfs/run-guest.sh --kernel "$(kernel_obj)/arch/x86/boot/bzImage" \
+		--initrd "$img" --timeout "${IOCORO_GUEST_TIMEOUT:-1200}" \
+		--log-dir "$run/guest-logs" -- \
+		ctest --test-dir "$build" -L guest --no-tests=error --output-on-failure
+}
+
+do_selftest() {
+	initramfs/selftest.sh --kernel "$(kernel_obj)/arch/x86/boot/bzImage"
+}
+
+stage deps -- scripts/install-deps.sh
+stage configure --needs deps -- \
+	cmake -S "$root" -B "$build" -DIOCORO_KERNEL_HEADERS="${IOCORO_KERNEL_HEADERS:-}"
+stage build --needs configure -- cmake --build "$build" -j "$jobs"
+stage unit --needs build -- \
+	ctest --test-dir "$build" -L unit --no-tests=error --output-on-failure
+stage kernel --needs deps -- do_kernel
+stage initramfs --needs build -- do_initramfs
+stage guest --needs "kernel initramfs" -- do_guest
+stage selftest --needs kernel -- do_selftest
+
+stages_summary "scripts/test.sh"
