@@ -15,7 +15,8 @@ set(IOCORO_KERNEL_HEADERS "" CACHE PATH
 
 if(IOCORO_KERNEL_HEADERS STREQUAL "")
   set(_kh_script ${CMAKE_SOURCE_DIR}/kernel/build.sh)
-  message(STATUS "IOCORO_KERNEL_HEADERS not given: running kernel/build.sh headers")
+  message(STATUS "IOCORO_KERNEL_HEADERS not given: running kernel/build.sh headers "
+    "(waits while another kernel/build.sh holds the kernel source tree)")
   execute_process(
     COMMAND ${_kh_script} headers
     WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
