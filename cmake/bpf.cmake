@@ -10,8 +10,10 @@
 # <bpf/libbpf.h>, which includes <linux/bpf.h>) and builds the skeleton first.
 # The object's path is in the target property IOCORO_BPF_OBJECT.
 #
-# Include order for the BPF compile: INCLUDES, bpf-lib/include, the patched
-# kernel's uapi headers, libbpf's headers, then the multiarch dir (asm/types.h).
+# Include order for the BPF compile: INCLUDES, bpf-lib/include and the
+# headers bpf-lib generates (IOCORO_BPF_GEN_INCLUDE: <iocoro/bpf_io_uring_helpers.h>),
+# the patched kernel's uapi headers, libbpf's headers, then the multiarch dir
+# (asm/types.h).
 # The uapi headers come before /usr/include so the patched linux/bpf.h wins.
 
 set(IOCORO_BPF_CLANG "" CACHE FILEPATH "clang used for -target bpf (empty: search)")
@@ -57,6 +59,9 @@ else()
   message(FATAL_ERROR "iocoro: cannot find the multiarch include dir (/usr/include/<triplet>, for asm/types.h)")
 endif()
 
+# bpf-lib/CMakeLists.txt generates headers here (target iocoro_bpf_headers)
+set(IOCORO_BPF_GEN_INCLUDE ${CMAKE_BINARY_DIR}/bpf-lib/include)
+
 set(IOCORO_BPF_CFLAGS -g -O2 -target bpf -D__TARGET_ARCH_${IOCORO_BPF_ARCH}
   -Wall -Wextra -Werror
   CACHE STRING "Flags for clang -target bpf (besides include dirs)")
@@ -86,6 +91,7 @@ function(iocoro_bpf_skeleton target src)
   endforeach()
   list(APPEND incflags
     -I${CMAKE_SOURCE_DIR}/bpf-lib/include
+    -I${IOCORO_BPF_GEN_INCLUDE}
     -I${IOCORO_KERNEL_INCLUDE}
     -I${LIBBPF_INCLUDEDIR}
     -I${LIBBPF_INCLUDEDIR}/bpf
@@ -112,6 +118,8 @@ function(iocoro_bpf_skeleton target src)
     VERBATIM)
 
   add_custom_target(${target}_skel DEPENDS ${skel})
+  # the generated bpf-lib headers exist before any BPF compile
+  add_dependencies(${target}_skel iocoro_bpf_headers_gen)
   add_library(${target} INTERFACE)
   add_dependencies(${target} ${target}_skel)
   target_include_directories(${target} INTERFACE ${outdir})

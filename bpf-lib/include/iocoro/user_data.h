@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR MIT) */
+/*
+ * The user_data of a coroutine's requests and CQEs, shared by both halves
+ * of iocoro: BPF programs (iocoro/bpf.h) build it, user space (iocoro.h)
+ * reads it back. The same words mean the same thing on both sides.
+ *
+ *   bits 63..48  IOCORO_UD_MAGIC: the CQE belongs to a coroutine
+ *   bits 47..40  kind (enum iocoro_ud_kind)
+ *   bits 39..32  index of the program that runs the coroutine's next step
+ *   bits 31..0   coroutine id, chosen by user space at iocoro_start()
+ *
+ * Every request of a coroutine carries its id: the IORING_OP_BPF requests
+ * that run its steps (IOCORO_UD_STEP), the operations the steps queue
+ * (IOCORO_UD_OP), and the CQE that reports its end (IOCORO_UD_END).
+ */
+#ifndef IOCORO_USER_DATA_H
+#define IOCORO_USER_DATA_H
+
+#include <linux/types.h>
+
+#ifdef __bpf__
+#define IOCORO_INLINE static inline __attribute__((always_inline))
+#else
+#define IOCORO_INLINE static inline
+#endif
+
+#define IOCORO_UD_MAGIC		0xc0c0ULL
+#define IOCORO_UD_MAGIC_SHIFT	48
+#define IOCORO_UD_KIND_SHIFT	40
+#define IOCORO_UD_PROG_SHIFT	32
+
+/* the most programs IORING_ATTACH_BPF takes (kernel: IO_BPF_MAX_PROGS) */
+#define IOCORO_MAX_PROGS	64
+/* the most SQEs one program run may queue (kernel: IO_BPF_MAX_SQES) */
+#define IOCORO_MAX_QUEUED_SQES	32
+/* step budget of a chain: kernel default and maximum */
+#define IOCORO_DEFAULT_BUDGET	4096
+#define IOCORO_MAX_BUDGET	(1U << 20)
+
+enum iocoro_ud_kind {
+	/* an IORING_OP_BPF request running a step; CQE only on failure */
+	IOCORO_UD_STEP	= 1,
+	/* an operation a step queued; CQE only on failure */
+	IOCORO_UD_OP	= 2,
+	/* the end of the coroutine, posted by iocoro_finish(); res: result */
+	IOCORO_UD_END	= 3,
+};
+
+IOCORO_INLINE __u64 iocoro_ud(enum iocoro_ud_kind kind, __u32 prog, __u32 id)
+{
+	return (IOCORO_UD_MAGIC << IOCORO_UD_MAGIC_SHIFT) |
+	       ((__u64)(kind & 0xff) << IOCORO_UD_KIND_SHIFT) |
+	       ((__u64)(prog & 0xff) << IOCORO_UD_PROG_SHIFT) | id;
+}
+
+/* does this user_data belong to a coroutine? */
+IOCORO_INLINE int iocoro_ud_is_coro(__u64 ud)
+{
+	return (ud >> IOCORO_UD_MAGIC_SHIFT) == IOCORO_UD_MAGIC;
+}
+
+IOCORO_INLINE enum iocoro_ud_kind iocoro_ud_kind(__u64 ud)
+{
+	return (enum iocoro_ud_kind)((ud >> IOCORO_UD_KIND_SHIFT) & 0xff);
+}
+
+IOCORO_INLINE __u32 iocoro_ud_prog(__u64 ud)
+{
+	return (__u32)((ud >> IOCORO_UD_PROG_SHIFT) & 0xff);
+}
+
+IOCORO_INLINE __u32 iocoro_ud_id(__u64 ud)
+{
+	return (__u32)ud;
+}
+
+#endif /* IOCORO_USER_DATA_H */
