@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR MIT) */
+/*
+ * libiocoro: run I/O as coroutines inside the kernel. A coroutine is a
+ * BPF_PROG_TYPE_IOURING program (written with <iocoro/bpf.h>) that io_uring
+ * runs step by step, each step after the operation the previous one
+ * queued, without a return to user space. This library sets up the ring,
+ * loads and attaches the programs, starts coroutines and reaps their ends.
+ *
+ * Conventions (liburing's): functions return 0 or a non-negative count on
+ * success and -errno on failure, and never set errno. There is no global
+ * state: everything lives in the caller's struct iocoro, which one thread
+ * uses at a time (one ring per thread). iocoro_strerror() explains an
+ * error in iocoro's terms.
+ *
+ * Needs the kernel series of kernel/patches/. On a kernel without it,
+ * every entry point that asks the kernel returns -EOPNOTSUPP.
+ *
+ * Include this header before <liburing.h>: it includes the patched
+ * <linux/io_uring.h> first, which liburing's own copy would otherwise
+ * shadow (they share an include guard).
+ */
+#ifndef IOCORO_H
+#define IOCORO_H
+
+#include <linux/io_uring.h>
+#include <liburing.h>
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <iocoro/user_data.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define IOCORO_VERSION_MAJOR 0
+#define IOCORO_VERSION_MINOR 1
+
+/* the patched uapi must be the one included above */
+_Static_assert(sizeof(struct io_uring_bpf_ctx) == 32,
+	       "iocoro.h needs the patched kernel's <linux/io_uring.h> "
+	       "(pkg-config --cflags iocoro), included before <liburing.h>");
+
+struct bpf_object;
+struct bpf_program;
+struct bpf_map;
+
+/*
+ * A ring that runs coroutines. Transparent, as struct io_uring is: the
+ * ring may carry the application's own requests too (their user_data
+ * must not carry IOCORO_UD_MAGIC in its top 16 bits).
+ */
+struct iocoro {
+	struct io_uring ring;
+	/* entries of the attached program table, 0 when none is attached */
+	unsigned int nr_progs;
+	/* the step budget set with iocoro_set_budget(), 0: kernel default */
+	unsigned int budget;
+	/* io_uring_params.features of the ring */
+	unsigned int features;
+	unsigned int resv;
+};
+
+/* setup flags iocoro_queue_init() always adds */
+#define IOCORO_SETUP_FLAGS (IORING_SETUP_SUBMIT_ALL | IORING_SETUP_COOP_TASKRUN)
+/* setup flags IORING_OP_BPF cannot work with: refused with -EINVAL */
+#define IOCORO_SETUP_UNUSABLE \
+	(IORING_SETUP_SQPOLL | IORING_SETUP_IOPOLL | IORING_SETUP_SQE128)
+
+/* ---- kernel support --------------------------------------------------- */
+
+/*
+ * Does the running kernel have IORING_OP_BPF (the series of
+ * kernel/patches/)? 0 if so, -EOPNOTSUPP if not, or the error that keeps
+ * io_uring from being used at all (-ENOSYS, -EPERM, -ENOMEM ...).
+ * Asks a throwaway ring; costs two system calls.
+ */
+int iocoro_probe(void);
+
+/*
+ * A description of error @err (negative or positive errno) as iocoro's
+ * functions and coroutine results mean it. For -EOPNOTSUPP it says that
+ * the kernel lacks IORING_OP_BPF and how to boot one that has it. Never
+ * NULL; static storage, safe in any thread.
+ */
+const char *iocoro_strerror(int err);
+
+/* ---- rings -------------------------------------------------------------- */
+
+/*
+ * Set up @co's ring with @entries SQEs and the setup flags @flags plus
+ * IOCORO_SETUP_FLAGS, and check that the kernel can run IORING_OP_BPF on
+ * it. Returns 0, -EINVAL for flags in IOCORO_SETUP_UNUSABLE (programs run
+ * in the submitting task, which an SQPOLL or IOPOLL ring does not have;
+ * steps queue 64-byte SQEs), -EOPNOTSUPP when the kernel lacks
+ * IORING_OP_BPF, or io_uring_queue_init_params()'s error. On failure
+ * nothing is left open.
+ */
+int iocoro_queue_init(unsigned int entries, struct iocoro *co,
+		      unsigned int flags);
+/* the same with full io_uring_params (p->flags as @flags above) */
+int iocoro_queue_init_params(unsigned int entries, struct iocoro *co,
+			     struct io_uring_params *p);
+/* close the ring; the kernel drops the attached programs with it */
+void iocoro_queue_exit(struct iocoro *co);
+
+/* ---- loading programs --------------------------------------------------- */
+
+struct iocoro_load_opts {
+	/* sizeof(struct iocoro_load_opts): lets the struct grow */
+	size_t sz;
+	/*
+	 * Buffer for the verifier log of a program that fails to load
+	 * (NUL-terminated), or NULL. Keep it large (64 KiB): a log that
+	 * does not fit turns the error into -ENOSPC.
+	 */
+	char *log_buf;
+	size_t log_size;
+	/* verifier log level; 0: a log only when loading fails */
+	unsigned int log_level;
+};
+
+/*
+ * Prepare an opened, not yet loaded, BPF object (bpf_object__open*(), or a
+ * skeleton's ->obj between __open() and __load()): its programs in
+ * SEC("iouring") and SEC("iouring/<any>") get BPF_PROG_TYPE_IOURING, those
+ * in SEC("iouring.s") and SEC("iouring.s/<any>") BPF_PROG_TYPE_IOURING and
+ * BPF_F_SLEEPABLE, and all of them @opts' log buffer. Per program, no
+ * process-wide libbpf state is touched. @opts may be NULL.
+ *
+ * Returns the number of such programs, -ENOENT if there is none,
+ * -EOPNOTSUPP if the kernel lacks IORING_OP_BPF, -EINVAL for a NULL
+ * object or bad @opts, -EBUSY if the object is loaded already.
+ */
+int iocoro_object_prepare(struct bpf_object *obj,
+			  const struct iocoro_load_opts *opts);
+
+/*
+ * iocoro_object_prepare(), then bpf_object__load(). For objects opened
+ * with bpf_object__open*(); with a skeleton, call iocoro_object_prepare()
+ * and the skeleton's __load() (which also maps its global data). Returns
+ * the number of iouring programs, or -errno: iocoro_object_prepare()'s
+ * errors, or the load's (-EACCES or -EINVAL when the verifier refused a
+ * program: its log is in opts->log_buf; -EPERM without CAP_BPF).
+ */
+int iocoro_object_load(struct bpf_object *obj,
+		       const struct iocoro_load_opts *opts);
+
+/*
+ * The index iocoro_attach_object() gives @prog: its position among @obj's
+ * iouring programs (those iocoro_object_prepare() types, or any of type
+ * BPF_PROG_TYPE_IOURING), in object order. -ENOENT if @prog is not one
+ * of them, -EINVAL for NULL arguments.
+ */
+int iocoro_prog_index(const struct bpf_object *obj,
+		      const struct bpf_program *prog);
+
+/* ---- the program table --------------------------------------------------- */
+
+/*
+ * Attach @nr program fds as the ring's table (IORING_ATTACH_BPF): entry i
+ * is what a step request with index i runs; -1 leaves a hole. Returns 0,
+ * -EINVAL (no fds, nr 0 or above IOCORO_MAX_PROGS, a program of another
+ * type), -EBUSY (a table is attached), -EBADF (a bad fd), -EPERM (needs
+ * CAP_BPF), -EOPNOTSUPP, or another error of io_uring_register().
+ * All or nothing.
+ */
+int iocoro_attach(struct iocoro *co, const int *prog_fds, unsigned int nr);
+
+/*
+ * Attach all iouring programs of the loaded @obj, in object order (see
+ * iocoro_prog_index()); one that is not loaded leaves a hole. Returns the
+ * number of table entries, -ENOENT (no iouring program), -E2BIG (more
+ * than IOCORO_MAX_PROGS), -EBADF (none of them is loaded), or
+ * iocoro_attach()'s errors.
+ */
+int iocoro_attach_object(struct iocoro *co, const struct bpf_object *obj);
+
+/*
+ * Detach the table (IORING_DETACH_BPF). Steps still queued fail with
+ * -EBADF. Returns 0, -ENXIO (nothing attached) or -errno.
+ */
+int iocoro_detach(struct iocoro *co);
+
+/*
+ * Set the step budget (IORING_REGISTER_BPF_BUDGET): how many program runs
+ * a coroutine started from user space may do in all, 1 to
+ * IOCORO_MAX_BUDGET (kernel default IOCORO_DEFAULT_BUDGET); a coroutine
+ * whose budget is spent ends with -ELOOP. Needs an attached table.
+ * Returns 0, -EINVAL (out of range) or -ENXIO (no table).
+ */
+int iocoro_set_budget(struct iocoro *co, unsigned int steps);
+
+/* ---- coroutines ----------------------------------------------------------- */
+
+/*
+ * IORING_OP_BPF, prepared liburing style: run program @prog_index of the
+ * attached table. Every field the opcode does not use is zeroed, as the
+ * kernel requires; user_data and flags are the caller's to set.
+ */
+static inline void io_uring_prep_bpf(struct io_uring_sqe *sqe,
+				     unsigned int prog_index)
+{
+	io_uring_prep_rw(IORING_OP_BPF, sqe, 0, NULL, 0, prog_index);
+}
+
+/*
+ * The first step of coroutine @id, run by program @prog_index: the
+ * user_data that names the coroutine (iocoro/user_data.h), and
+ * IOSQE_CQE_SKIP_SUCCESS, so that a coroutine that goes well posts a
+ * single CQE, its end.
+ */
+static inline void iocoro_prep_start(struct io_uring_sqe *sqe,
+				     unsigned int prog_index, uint32_t id)
+{
+	io_uring_prep_bpf(sqe, prog_index);
+	io_uring_sqe_set_data64(sqe, iocoro_ud(IOCORO_UD_STEP, prog_index, id));
+	io_uring_sqe_set_flags(sqe, IOSQE_CQE_SKIP_SUCCESS);
+}
+
+/*
+ * Start coroutine @id with program @prog_index, and submit (with whatever
+ * else the ring holds). Ids are the caller's: a coroutine's state is
+ * usually the slot @id of an array map. Returns 0, -EINVAL (index above
+ * IOCORO_MAX_PROGS), -EBUSY (the SQ ring stays full), -EAGAIN (the kernel
+ * took no SQE: the start stays queued for the next submit, do not start
+ * again), or io_uring_submit()'s error. Errors of the step itself
+ * (-EBADF: no program at that index) come as the coroutine's end.
+ */
+int iocoro_start(struct iocoro *co, unsigned int prog_index, uint32_t id);
+
+/*
+ * iocoro_start() after writing the coroutine's initial state: @size bytes
+ * at @state into map @states at key @id (bpf_map__update_elem()). Errors
+ * of the map update (-EINVAL: size differs from the value size, -E2BIG:
+ * id out of an array map, ...) are returned before anything is started.
+ */
+int iocoro_start_state(struct iocoro *co, unsigned int prog_index,
+		       uint32_t id, const struct bpf_map *states,
+		       const void *state, size_t size);
+
+/* read coroutine @id's state back from map @states (@size bytes) */
+int iocoro_state_read(const struct bpf_map *states, uint32_t id, void *state,
+		      size_t size);
+
+enum iocoro_how {
+	/* the program called iocoro_finish(): res is its result */
+	IOCORO_FINISHED	= 1,
+	/*
+	 * a step request failed: its program returned res < 0, or the
+	 * kernel ended the chain (-ELOOP: budget spent, -ECANCELED: task
+	 * killed or ring going away, -EBADF: program not attached)
+	 */
+	IOCORO_FAILED	= 2,
+};
+
+/* how a coroutine ended */
+struct iocoro_done {
+	uint32_t id;
+	int32_t res;
+	enum iocoro_how how;
+	/* program index of the step that ended it */
+	uint32_t prog;
+	uint64_t user_data;
+};
+
+/*
+ * Classify a CQE: 1 if it ends a coroutine (*done filled in), 0 if it is
+ * one of a coroutine's other CQEs (a failed operation, whose error the
+ * next step handles, or a successful step submitted without
+ * IOSQE_CQE_SKIP_SUCCESS), -ENOMSG if it is not a coroutine's.
+ */
+static inline int iocoro_cqe_done(const struct io_uring_cqe *cqe,
+				  struct iocoro_done *done)
+{
+	__u64 ud = cqe->user_data;
+	enum iocoro_ud_kind kind;
+
+	if (!iocoro_ud_is_coro(ud))
+		return -ENOMSG;
+	kind = iocoro_ud_kind(ud);
+	if (kind == IOCORO_UD_END ||
+	    (kind == IOCORO_UD_STEP && cqe->res < 0)) {
+		done->id = iocoro_ud_id(ud);
+		done->res = cqe->res;
+		done->how = kind == IOCORO_UD_END ? IOCORO_FINISHED
+						  : IOCORO_FAILED;
+		done->prog = iocoro_ud_prog(ud);
+		done->user_data = ud;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Wait for the next coroutine to end and fill in *done. Coroutine CQEs
+ * that do not end one are consumed on the way. @ts bounds each wait for
+ * a CQE (NULL: no bound). Returns 0, -ETIME (timed out), -EINTR,
+ * -ENOMSG (the next CQE is not a coroutine's: it is left in the CQ for the
+ * caller to reap), or io_uring_wait_cqe_timeout()'s error.
+ */
+int iocoro_wait(struct iocoro *co, struct iocoro_done *done,
+		const struct __kernel_timespec *ts);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* IOCORO_H */

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR MIT) */
+/* libiocoro internals shared by its source files; not installed. */
+#ifndef IOCORO_INTERNAL_H
+#define IOCORO_INTERNAL_H
+
+#include <errno.h>
+
+#include "iocoro.h"
+
+/*
+ * iocoro never sets errno, but libbpf and libc calls it makes may: public
+ * functions that make such calls keep the caller's errno with these.
+ */
+#define IOCORO_ERRNO_SAVE int iocoro_saved_errno_ = errno
+#define IOCORO_ERRNO_RESTORE(ret)                                       \
+	({                                                              \
+		__typeof__(ret) iocoro_ret_ = (ret);                    \
+		errno = iocoro_saved_errno_;                            \
+		iocoro_ret_;                                            \
+	})
+
+/*
+ * Ask ring @ring_fd, which has no table attached, whether the kernel runs
+ * IORING_OP_BPF: 0 or -EOPNOTSUPP.
+ */
+int iocoro__probe_fd(int ring_fd);
+
+/*
+ * @err is an -EINVAL the kernel gave where a kernel without the series
+ * would answer -EINVAL too: -EOPNOTSUPP if that is the reason, else @err.
+ */
+int iocoro__unsupported_or(int err);
+
+#endif

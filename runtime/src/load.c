@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR MIT)
+/*
+ * BPF objects: give SEC("iouring") / SEC("iouring.s") programs their type,
+ * load, and turn an object into a program table.
+ *
+ * Per program (bpf_program__set_type(), __set_flags()), never with
+ * libbpf_register_prog_handler(), whose handlers are process-wide.
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "internal.h"
+
+enum sec_kind { SEC_OTHER, SEC_IOURING, SEC_IOURING_SLEEPABLE };
+
+static bool sec_is(const char *sec, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(sec, name, n) && (sec[n] == '\0' || sec[n] == '/');
+}
+
+static enum sec_kind sec_kind(const struct bpf_program *prog)
+{
+	const char *sec = bpf_program__section_name(prog);
+
+	if (!sec)
+		return SEC_OTHER;
+	if (sec_is(sec, "iouring"))
+		return SEC_IOURING;
+	if (sec_is(sec, "iouring.s"))
+		return SEC_IOURING_SLEEPABLE;
+	return SEC_OTHER;
+}
+
+/* the programs a table is made of, in object order */
+static bool is_iouring(const struct bpf_program *prog)
+{
+	return sec_kind(prog) != SEC_OTHER ||
+	       bpf_program__type(prog) == BPF_PROG_TYPE_IOURING;
+}
+
+/* the fields of @opts the caller's struct has */
+#define OPTS_HAS(opts, field)                                           \
+	((opts) && (opts)->sz >= offsetof(struct iocoro_load_opts, field) + \
+				 sizeof((opts)->field))
+#define OPTS_GET(opts, field, def) (OPTS_HAS(opts, field) ? (opts)->field : (def))
+
+static int prepare(struct bpf_object *obj, const struct iocoro_load_opts *opts)
+{
+	char *log_buf = OPTS_GET(opts, log_buf, NULL);
+	size_t log_size = OPTS_GET(opts, log_size, 0);
+	unsigned int log_level = OPTS_GET(opts, log_level, 0);
+	struct bpf_program *prog;
+	int n = 0, ret;
+
+	if (!obj)
+		return -EINVAL;
+	if (opts && opts->sz < sizeof(opts->sz))
+		return -EINVAL;
+	if (!log_buf != !log_size)
+		return -EINVAL;
+
+	ret = iocoro_probe();
+	if (ret < 0)
+		return ret;
+
+	bpf_object__for_each_program(prog, obj) {
+		enum sec_kind kind = sec_kind(prog);
+
+		if (kind == SEC_OTHER) {
+			if (bpf_program__type(prog) != BPF_PROG_TYPE_IOURING)
+				continue;
+		} else {
+			ret = bpf_program__set_type(prog, BPF_PROG_TYPE_IOURING);
+			if (ret < 0)
+				return ret;
+		}
+		if (kind == SEC_IOURING_SLEEPABLE) {
+			ret = bpf_program__set_flags(prog,
+				bpf_program__flags(prog) | BPF_F_SLEEPABLE);
+			if (ret < 0)
+				return ret;
+		}
+		if (log_buf) {
+			ret = bpf_program__set_log_buf(prog, log_buf, log_size);
+			if (ret < 0)
+				return ret;
+			log_buf[0] = '\0';
+		}
+		if (log_level) {
+			ret = bpf_program__set_log_level(prog, log_level);
+			if (ret < 0)
+				return ret;
+		}
+		n++;
+	}
+	return n ? n : -ENOENT;
+}
+
+int iocoro_object_prepare(struct bpf_object *obj,
+			  const struct iocoro_load_opts *opts)
+{
+	IOCORO_ERRNO_SAVE;
+
+	return IOCORO_ERRNO_RESTORE(prepare(obj, opts));
+}
+
+int iocoro_object_load(struct bpf_object *obj,
+		       const struct iocoro_load_opts *opts)
+{
+	IOCORO_ERRNO_SAVE;
+	int n, ret;
+
+	n = prepare(obj, opts);
+	if (n < 0)
+		return IOCORO_ERRNO_RESTORE(n);
+	ret = bpf_object__load(obj);
+	if (ret < 0)
+		return IOCORO_ERRNO_RESTORE(ret);
+	return IOCORO_ERRNO_RESTORE(n);
+}
+
+int iocoro_prog_index(const struct bpf_object *obj,
+		      const struct bpf_program *prog)
+{
+	IOCORO_ERRNO_SAVE;
+	struct bpf_program *p;
+	int i = 0;
+
+	if (!obj || !prog)
+		return -EINVAL;
+	bpf_object__for_each_program(p, obj) {
+		if (!is_iouring(p))
+			continue;
+		if (p == prog)
+			return IOCORO_ERRNO_RESTORE(i);
+		i++;
+	}
+	return IOCORO_ERRNO_RESTORE(-ENOENT);
+}
+
+int iocoro_attach_object(struct iocoro *co, const struct bpf_object *obj)
+{
+	IOCORO_ERRNO_SAVE;
+	int fds[IOCORO_MAX_PROGS];
+	struct bpf_program *p;
+	unsigned int n = 0, loaded = 0;
+	int ret;
+
+	if (!co || !obj)
+		return -EINVAL;
+	bpf_object__for_each_program(p, obj) {
+		int fd;
+
+		if (!is_iouring(p))
+			continue;
+		if (n == IOCORO_MAX_PROGS)
+			return IOCORO_ERRNO_RESTORE(-E2BIG);
+		fd = bpf_program__fd(p);
+		fds[n++] = fd >= 0 ? fd : -1;
+		loaded += fd >= 0;
+	}
+	if (!n)
+		return IOCORO_ERRNO_RESTORE(-ENOENT);
+	if (!loaded)
+		return IOCORO_ERRNO_RESTORE(-EBADF);
+	ret = iocoro_attach(co, fds, n);
+	return IOCORO_ERRNO_RESTORE(ret < 0 ? ret : (int)n);
+}

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: MIT
+/* The fake kernel of fake.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "fake.h"
+
+struct fake fk;
+
+int __real_bpf_program__fd(const struct bpf_program *prog);
+int __real_bpf_program__set_type(struct bpf_program *prog,
+				 enum bpf_prog_type type);
+int __real_bpf_program__set_flags(struct bpf_program *prog, __u32 flags);
+
+void fake_reset(void)
+{
+	memset(&fk, 0, sizeof(fk));
+	fk.last_probe_fd = -1;
+}
+
+void fake_post_cqe(__u64 user_data, __s32 res, __u32 flags)
+{
+	struct io_uring_cqe *cqe = &fk.cqes[fk.cq_tail & fk.cq_mask];
+
+	cqe->user_data = user_data;
+	cqe->res = res;
+	cqe->flags = flags;
+	fk.cq_tail++;
+}
+
+unsigned int fake_cq_pending(void)
+{
+	return fk.cq_tail - fk.cq_head;
+}
+
+bool fake_probe_fd_open(void)
+{
+	return fk.last_probe_fd >= 0 && fcntl(fk.last_probe_fd, F_GETFD) != -1;
+}
+
+/* ---------------------------------------------------------- liburing */
+
+int __wrap_io_uring_setup(unsigned int entries, struct io_uring_params *p)
+{
+	(void)entries;
+	(void)p;
+	fk.nr_setup++;
+	if (fk.setup_err)
+		return fk.setup_err;
+	fk.last_probe_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	return fk.last_probe_fd;
+}
+
+int __wrap_io_uring_queue_init_params(unsigned int entries,
+				      struct io_uring *ring,
+				      struct io_uring_params *p)
+{
+	unsigned int n = 1;
+
+	fk.nr_init++;
+	fk.init_entries = entries;
+	fk.init_params = *p;
+	if (fk.init_err)
+		return fk.init_err;
+	if (fk.old_kernel && (p->flags & (IORING_SETUP_SUBMIT_ALL |
+					  IORING_SETUP_COOP_TASKRUN)))
+		return -EINVAL;
+
+	while (n < entries)
+		n <<= 1;
+	if (n > FAKE_SQ_MAX)
+		return -EINVAL;
+
+	memset(ring, 0, sizeof(*ring));
+	fk.sq_mask = n - 1;
+	fk.sq_entries = n;
+	fk.cq_mask = 2 * n - 1;
+	fk.cq_entries = 2 * n;
+	ring->sq.khead = &fk.sq_head;
+	ring->sq.ktail = &fk.sq_tail;
+	ring->sq.kring_mask = &fk.sq_mask;
+	ring->sq.kring_entries = &fk.sq_entries;
+	ring->sq.kflags = &fk.sq_flags;
+	ring->sq.kdropped = &fk.sq_dropped;
+	ring->sq.array = fk.sq_array;
+	ring->sq.sqes = fk.sqes;
+	ring->sq.ring_mask = fk.sq_mask;
+	ring->sq.ring_entries = fk.sq_entries;
+	ring->cq.khead = &fk.cq_head;
+	ring->cq.ktail = &fk.cq_tail;
+	ring->cq.kring_mask = &fk.cq_mask;
+	ring->cq.kring_entries = &fk.cq_entries;
+	ring->cq.kflags = &fk.cq_flags;
+	ring->cq.koverflow = &fk.cq_overflow;
+	ring->cq.cqes = fk.cqes;
+	ring->cq.ring_mask = fk.cq_mask;
+	ring->cq.ring_entries = fk.cq_entries;
+	ring->flags = p->flags;
+	ring->ring_fd = FAKE_RING_FD;
+	ring->enter_ring_fd = FAKE_RING_FD;
+	p->features = IORING_FEAT_NODROP | IORING_FEAT_EXT_ARG;
+	ring->features = p->features;
+	return 0;
+}
+
+void __wrap_io_uring_queue_exit(struct io_uring *ring)
+{
+	(void)ring;
+	fk.nr_exit++;
+	fk.table = false;
+}
+
+int __wrap_io_uring_register(unsigned int fd, unsigned int op,
+			     const void *arg, unsigned int nr)
+{
+	struct fake_reg_call *c = NULL;
+	bool probe_ring = (int)fd != FAKE_RING_FD;
+
+	if (fk.nr_reg < FAKE_MAX_CALLS) {
+		c = &fk.reg[fk.nr_reg];
+		c->fd = (int)fd;
+		c->op = op;
+		c->nr = nr;
+		c->arg_null = !arg;
+		if (op == IORING_ATTACH_BPF && arg && nr <= 64)
+			memcpy(c->fds, arg, nr * sizeof(int));
+	}
+	fk.nr_reg++;
+
+	if ((fk.stock || fk.old_kernel) && op >= IORING_ATTACH_BPF &&
+	    op <= IORING_REGISTER_BPF_BUDGET)
+		return -EINVAL;
+	if (op < 64 && fk.reg_err[op] && !probe_ring)
+		return fk.reg_err[op];
+
+	switch (op) {
+	case IORING_ATTACH_BPF:
+		if (!arg)
+			return -EINVAL;
+		if (!nr || nr > 64)
+			return -EINVAL;
+		if (fk.table)
+			return -EBUSY;
+		fk.table = true;
+		fk.budget = 4096;
+		return 0;
+	case IORING_DETACH_BPF:
+		if (arg || nr)
+			return -EINVAL;
+		if (probe_ring || !fk.table)
+			return -ENXIO;
+		fk.table = false;
+		return 0;
+	case IORING_REGISTER_BPF_BUDGET:
+		if (arg || !nr || nr > (1U << 20))
+			return -EINVAL;
+		if (!fk.table)
+			return -ENXIO;
+		fk.budget = nr;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int __wrap_io_uring_submit(struct io_uring *ring)
+{
+	struct io_uring_sq *sq = &ring->sq;
+	unsigned int n, i;
+	int ret;
+
+	fk.nr_submit++;
+	/* liburing's flush: the SQEs from sqe_head to sqe_tail go to ktail */
+	while (sq->sqe_head != sq->sqe_tail) {
+		fk.sq_array[fk.sq_tail & fk.sq_mask] = sq->sqe_head & fk.sq_mask;
+		fk.sq_tail++;
+		sq->sqe_head++;
+	}
+	n = fk.sq_tail - fk.sq_head;
+
+	if (fk.nr_submit_rets) {
+		ret = fk.submit_rets[0];
+		memmove(fk.submit_rets, fk.submit_rets + 1,
+			sizeof(fk.submit_rets) - sizeof(fk.submit_rets[0]));
+		fk.nr_submit_rets--;
+		if (ret <= 0)
+			return ret;
+		if ((unsigned int)ret < n)
+			n = (unsigned int)ret;
+	}
+	/* the kernel consumes n SQEs */
+	for (i = 0; i < n; i++) {
+		unsigned int idx = fk.sq_array[fk.sq_head & fk.sq_mask];
+
+		if (fk.nr_submitted < FAKE_SQ_MAX)
+			fk.submitted[fk.nr_submitted++] = fk.sqes[idx];
+		fk.sq_head++;
+	}
+	return (int)n;
+}
+
+int __wrap_io_uring_wait_cqe_timeout(struct io_uring *ring,
+				     struct io_uring_cqe **cqe_ptr,
+				     struct __kernel_timespec *ts)
+{
+	(void)ring;
+	fk.nr_wait++;
+	fk.last_ts = ts;
+	if (fk.wait_err)
+		return fk.wait_err;
+	if (fk.cq_head == fk.cq_tail)
+		return -ETIME;
+	*cqe_ptr = &fk.cqes[fk.cq_head & fk.cq_mask];
+	return 0;
+}
+
+/* ------------------------------------------------------------ libbpf */
+
+int __wrap_bpf_object__load(struct bpf_object *obj)
+{
+	struct bpf_program *prog;
+
+	fk.nr_load++;
+	if (fk.load_err) {
+		/* what the verifier writes into each log buffer it gets */
+		bpf_object__for_each_program(prog, obj) {
+			size_t size;
+			char *buf = (char *)bpf_program__log_buf(prog, &size);
+
+			if (buf && size && fk.load_log)
+				snprintf(buf, size, "%s", fk.load_log);
+		}
+		errno = -fk.load_err;
+		return fk.load_err;
+	}
+	fk.loaded = obj;
+	return 0;
+}
+
+int __wrap_bpf_program__fd(const struct bpf_program *prog)
+{
+	struct bpf_program *p;
+	int n = 0;
+
+	if (!fk.loaded)
+		return __real_bpf_program__fd(prog);
+	if (fk.unloaded_prog &&
+	    !strcmp(bpf_program__name(prog), fk.unloaded_prog)) {
+		errno = EINVAL;
+		return -EINVAL;
+	}
+	bpf_object__for_each_program(p, fk.loaded) {
+		if (p == prog)
+			return FAKE_PROG_FD_BASE + n;
+		n++;
+	}
+	errno = EINVAL;
+	return -EINVAL;
+}
+
+int __wrap_bpf_program__set_type(struct bpf_program *prog,
+				 enum bpf_prog_type type)
+{
+	if (fk.set_type_err) {
+		errno = -fk.set_type_err;
+		return fk.set_type_err;
+	}
+	return __real_bpf_program__set_type(prog, type);
+}
+
+int __wrap_bpf_program__set_flags(struct bpf_program *prog, __u32 flags)
+{
+	if (fk.set_flags_err) {
+		errno = -fk.set_flags_err;
+		return fk.set_flags_err;
+	}
+	return __real_bpf_program__set_flags(prog, flags);
+}
+
+/* libbpf's checks of sizes, then the fake map of one entry */
+static int map_check(const struct bpf_map *map, size_t key_sz,
+		     size_t value_sz)
+{
+	if (fk.map_err) {
+		errno = -fk.map_err;
+		return fk.map_err;
+	}
+	if (key_sz != bpf_map__key_size(map) ||
+	    value_sz != bpf_map__value_size(map)) {
+		errno = EINVAL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int __wrap_bpf_map__update_elem(const struct bpf_map *map, const void *key,
+				size_t key_sz, const void *value,
+				size_t value_sz, __u64 flags)
+{
+	int ret;
+
+	fk.nr_map_update++;
+	ret = map_check(map, key_sz, value_sz);
+	if (ret)
+		return ret;
+	memcpy(&fk.map_key, key, sizeof(fk.map_key));
+	fk.map_size = value_sz < sizeof(fk.map_val) ? value_sz
+						    : sizeof(fk.map_val);
+	memcpy(fk.map_val, value, fk.map_size);
+	fk.map_flags = flags;
+	return 0;
+}
+
+int __wrap_bpf_map__lookup_elem(const struct bpf_map *map, const void *key,
+				size_t key_sz, void *value, size_t value_sz,
+				__u64 flags)
+{
+	int ret;
+
+	fk.nr_map_lookup++;
+	ret = map_check(map, key_sz, value_sz);
+	if (ret)
+		return ret;
+	if (memcmp(&fk.map_key, key, sizeof(fk.map_key))) {
+		errno = ENOENT;
+		return -ENOENT;
+	}
+	memcpy(value, fk.map_val, value_sz);
+	fk.map_flags = flags;
+	return 0;
+}
