@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libiocoro end to end on the patched kernel (ctest -L guest, one test per
+ * case: guest_runtime_<case>):
+ *
+ *   coroutine      load rt.bpf.c through iocoro_object_prepare() and the
+ *                  skeleton, attach it, run the two-step coroutine
+ *                  two_step (a read, then its end) and get its result,
+ *                  check what its steps saw, detach; a start after the
+ *                  detach fails with -EBADF
+ *   sleepable      the same with peek, a SEC("iouring.s") program that
+ *                  calls bpf_copy_from_user()
+ *   op_failure     the read fails (-EBADF): the step after it still runs
+ *                  and ends the coroutine with that error
+ *   budget         iocoro_set_budget(1): the second step fails with -ELOOP
+ *   verifier_log   a program the verifier refuses: the load fails and the
+ *                  log reaches the caller
+ *   no_support     the documented error of a ring that cannot run
+ *                  IORING_OP_BPF. A kernel without the series cannot be
+ *                  had in this guest, so this checks what can be: the
+ *                  probe finds the series; iocoro_queue_init() refuses
+ *                  SQPOLL with -EINVAL; and the kernel itself fails
+ *                  IORING_OP_BPF on an SQPOLL ring with -EINVAL, which is
+ *                  also what a kernel without the series answers for the
+ *                  unknown opcode. The -EOPNOTSUPP path of a kernel without
+ *                  the series is covered by the unit tests and by
+ *                  unit_host_kernel (the host's own kernel).
+ */
+#define _GNU_SOURCE
+#include "iocoro.h" /* before liburing.h */
+
+#include <bpf/libbpf.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "rt.h"
+#include "rt.skel.h"
+#include "rt_bad.skel.h"
+
+#define DATA "iocoro: two steps, one result\n"
+#define WAIT_S 20
+
+static const struct __kernel_timespec wait_ts = { .tv_sec = WAIT_S };
+
+/* a file holding DATA, open for reading */
+static int data_fd(void)
+{
+	char path[] = "/tmp/iocoro-rt-XXXXXX";
+	int fd = CHECK_SYS(mkstemp(path));
+
+	CHECK_EQ(CHECK_SYS(write(fd, DATA, strlen(DATA))), (long)strlen(DATA));
+	CHECK_SYS(unlink(path));
+	return fd;
+}
+
+static struct rt_bpf *load(struct iocoro *co)
+{
+	static char log[64 * 1024];
+	struct iocoro_load_opts opts = {
+		.sz = sizeof(opts), .log_buf = log, .log_size = sizeof(log),
+	};
+	struct rt_bpf *skel;
+	int ret;
+
+	CHECK_RET(iocoro_queue_init(8, co, 0));
+	skel = rt_bpf__open();
+	CHECK(skel != NULL);
+	CHECK_EQ(CHECK_RET(iocoro_object_prepare(skel->obj, &opts)), 2);
+	ret = rt_bpf__load(skel);
+	if (ret)
+		FAIL("rt_bpf__load: %d (%s)\n%s", ret, iocoro_strerror(ret), log);
+	CHECK_EQ(bpf_program__type(skel->progs.two_step), BPF_PROG_TYPE_IOURING);
+	CHECK_EQ(CHECK_RET(iocoro_attach_object(co, skel->obj)), 2);
+	CHECK_EQ(co->nr_progs, 2);
+	return skel;
+}
+
+static void wait_done(struct iocoro *co, struct iocoro_done *done)
+{
+	int ret = iocoro_wait(co, done, &wait_ts);
+
+	if (ret)
+		FAIL("iocoro_wait: %d (%s)", ret, iocoro_strerror(ret));
+}
+
+static void run(struct iocoro *co, struct rt_bpf *skel, unsigned int prog,
+		uint32_t id, struct rt_state *st, struct iocoro_done *done)
+{
+	CHECK_RET(iocoro_start_state(co, prog, id, skel->maps.states, st,
+				     sizeof(*st)));
+	wait_done(co, done);
+	CHECK_EQ(done->id, id);
+	CHECK_EQ(done->prog, prog);
+	CHECK_RET(iocoro_state_read(skel->maps.states, id, st, sizeof(*st)));
+}
+
+static void case_coroutine(void)
+{
+	char buf[64] = { 0 };
+	struct rt_state st = { 0 };
+	struct iocoro_done done;
+	struct rt_bpf *skel;
+	struct iocoro co;
+	int idx;
+
+	skel = load(&co);
+	idx = CHECK_RET(iocoro_prog_index(skel->obj, skel->progs.two_step));
+	st.fd = data_fd();
+	st.buf = (uintptr_t)buf;
+	st.len = sizeof(buf);
+	run(&co, skel, (unsigned int)idx, 3, &st, &done);
+
+	/* the result: the read's byte count, and the bytes */
+	CHECK_EQ(done.how, IOCORO_FINISHED);
+	CHECK_EQ(done.res, (int)strlen(DATA));
+	CHECK(!memcmp(buf, DATA, strlen(DATA)));
+	/* two runs; the first step had nothing before it, the second the read */
+	CHECK_EQ(st.runs, 2);
+	CHECK_EQ(st.step, RT_FINISH);
+	CHECK_EQ(st.first_has_prev, 0);
+	CHECK_EQ(st.has_prev, 1);
+	CHECK_EQ(st.prev_res, (int)strlen(DATA));
+	CHECK_EQ_U64(st.prev_user_data, iocoro_ud(IOCORO_UD_OP, idx, 3));
+	/* one CQE for the whole coroutine: nothing else is left */
+	CHECK_EQ(io_uring_cq_ready(&co.ring), 0);
+
+	/* detached: the next start fails in the kernel, with -EBADF */
+	CHECK_RET(iocoro_detach(&co));
+	CHECK_EQ(co.nr_progs, 0);
+	CHECK_EQ(iocoro_detach(&co), -ENXIO);
+	st.step = RT_READ;
+	CHECK_RET(iocoro_start_state(&co, (unsigned int)idx, 3,
+				     skel->maps.states, &st, sizeof(st)));
+	wait_done(&co, &done);
+	CHECK_EQ(done.how, IOCORO_FAILED);
+	CHECK_EQ(done.res, -EBADF);
+
+	iocoro_queue_exit(&co);
+	rt_bpf__destroy(skel);
+	close(st.fd);
+}
+
+static void case_sleepable(void)
+{
+	char buf[64] = { 0 };
+	struct rt_state st = { 0 };
+	struct iocoro_done done;
+	struct rt_bpf *skel;
+	struct iocoro co;
+	int idx;
+
+	skel = load(&co);
+	CHECK(bpf_program__flags(skel->progs.peek) & BPF_F_SLEEPABLE);
+	idx = CHECK_RET(iocoro_prog_index(skel->obj, skel->progs.peek));
+	st.fd = data_fd();
+	st.buf = (uintptr_t)buf;
+	st.len = sizeof(buf);
+	run(&co, skel, (unsigned int)idx, 1, &st, &done);
+	CHECK_EQ(done.how, IOCORO_FINISHED);
+	CHECK_EQ(done.res, DATA[0]);
+	CHECK(!memcmp(&st.peeked, DATA, 8));
+	iocoro_queue_exit(&co);
+	rt_bpf__destroy(skel);
+	close(st.fd);
+}
+
+static void case_op_failure(void)
+{
+	char buf[16];
+	struct rt_state st = { .fd = -1, .len = sizeof(buf) };
+	struct iocoro_done done;
+	struct rt_bpf *skel;
+	struct iocoro co;
+
+	skel = load(&co);
+	st.buf = (uintptr_t)buf;
+	run(&co, skel, 0, 2, &st, &done);
+	/* the failed read's own CQE was consumed on the way */
+	CHECK_EQ(done.how, IOCORO_FINISHED);
+	CHECK_EQ(done.res, -EBADF);
+	CHECK_EQ(st.runs, 2);
+	CHECK_EQ(st.has_prev, 1);
+	CHECK_EQ(st.prev_res, -EBADF);
+	CHECK_EQ(io_uring_cq_ready(&co.ring), 0);
+	iocoro_queue_exit(&co);
+	rt_bpf__destroy(skel);
+}
+
+static void case_budget(void)
+{
+	char buf[64];
+	struct rt_state st = { .len = sizeof(buf) };
+	struct iocoro_done done;
+	struct rt_bpf *skel;
+	struct iocoro co;
+
+	skel = load(&co);
+	CHECK_RET(iocoro_set_budget(&co, 1));
+	CHECK_EQ(co.budget, 1);
+	st.fd = data_fd();
+	st.buf = (uintptr_t)buf;
+	run(&co, skel, 0, 4, &st, &done);
+	CHECK_EQ(done.how, IOCORO_FAILED);
+	CHECK_EQ(done.res, -ELOOP);
+	CHECK_EQ(st.runs, 1);
+	CHECK(strstr(iocoro_strerror(done.res), "budget") != NULL);
+
+	/* a budget of 2 is enough for two steps */
+	CHECK_RET(iocoro_set_budget(&co, 2));
+	st.step = RT_READ;
+	st.runs = 0;
+	run(&co, skel, 0, 4, &st, &done);
+	CHECK_EQ(done.how, IOCORO_FINISHED);
+	CHECK_EQ(done.res, (int)strlen(DATA));
+	CHECK_EQ(iocoro_set_budget(&co, 0), -EINVAL);
+	iocoro_queue_exit(&co);
+	rt_bpf__destroy(skel);
+	close(st.fd);
+}
+
+static void case_verifier_log(void)
+{
+	static char log[64 * 1024];
+	struct iocoro_load_opts opts = {
+		.sz = sizeof(opts), .log_buf = log, .log_size = sizeof(log),
+	};
+	struct rt_bad_bpf *skel = rt_bad_bpf__open();
+	int ret;
+
+	CHECK(skel != NULL);
+	CHECK_EQ(CHECK_RET(iocoro_object_prepare(skel->obj, &opts)), 1);
+	ret = rt_bad_bpf__load(skel);
+	CHECK(ret == -EACCES || ret == -EINVAL);
+	if (!strstr(log, "invalid bpf_context access"))
+		FAIL("verifier log without the reason:\n%s", log);
+	printf("verifier log (%zu bytes) ends: %s\n", strlen(log),
+	       strlen(log) > 200 ? log + strlen(log) - 200 : log);
+	rt_bad_bpf__destroy(skel);
+
+	/* iocoro_object_load() reports the same */
+	skel = rt_bad_bpf__open();
+	CHECK(skel != NULL);
+	log[0] = 'x';
+	ret = iocoro_object_load(skel->obj, &opts);
+	CHECK(ret == -EACCES || ret == -EINVAL);
+	CHECK(strstr(log, "invalid bpf_context access") != NULL);
+	rt_bad_bpf__destroy(skel);
+}
+
+static void case_no_support(void)
+{
+	struct io_uring_params p = { .flags = IORING_SETUP_SQPOLL };
+	struct io_uring_cqe *cqe;
+	struct io_uring_sqe *sqe;
+	struct io_uring ring;
+	struct iocoro co;
+	struct rt_bpf *skel;
+	int fds[1];
+
+	/* this kernel has the series */
+	CHECK_EQ(iocoro_probe(), 0);
+
+	/* the library refuses rings the feature cannot use */
+	CHECK_EQ(iocoro_queue_init(8, &co, IORING_SETUP_SQPOLL), -EINVAL);
+	CHECK_EQ(iocoro_queue_init(8, &co, IORING_SETUP_IOPOLL), -EINVAL);
+	CHECK(strstr(iocoro_strerror(-EINVAL), "SQPOLL") != NULL);
+	CHECK(strstr(iocoro_strerror(-EOPNOTSUPP), "IORING_OP_BPF") != NULL);
+
+	/* and that is the kernel's verdict: on an SQPOLL ring with a table,
+	 * IORING_OP_BPF fails with -EINVAL, as an unknown opcode does on a
+	 * kernel without the series */
+	skel = load(&co);
+	fds[0] = bpf_program__fd(skel->progs.two_step);
+	CHECK_RET(io_uring_queue_init_params(4, &ring, &p));
+	CHECK_RET(io_uring_register(ring.ring_fd, IORING_ATTACH_BPF, fds, 1));
+	sqe = io_uring_get_sqe(&ring);
+	CHECK(sqe != NULL);
+	iocoro_prep_start(sqe, 0, 1);
+	io_uring_sqe_set_flags(sqe, 0);
+	CHECK_EQ(CHECK_RET(io_uring_submit(&ring)), 1);
+	CHECK_RET(io_uring_wait_cqe(&ring, &cqe));
+	CHECK_CQE(cqe, iocoro_ud(IOCORO_UD_STEP, 0, 1), -EINVAL);
+	io_uring_cqe_seen(&ring, cqe);
+	io_uring_queue_exit(&ring);
+	iocoro_queue_exit(&co);
+	rt_bpf__destroy(skel);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} cases[] = {
+	{ "coroutine", case_coroutine },
+	{ "sleepable", case_sleepable },
+	{ "op_failure", case_op_failure },
+	{ "budget", case_budget },
+	{ "verifier_log", case_verifier_log },
+	{ "no_support", case_no_support },
+};
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s <case>\n", argv[0]);
+		return 2;
+	}
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (!strcmp(argv[1], cases[i].name)) {
+			cases[i].fn();
+			printf("runtime %s: ok\n", argv[1]);
+			return 0;
+		}
+	}
+	fprintf(stderr, "unknown case '%s'\n", argv[1]);
+	return 2;
+}
