@@ -60,8 +60,18 @@ struct iocoro {
 	unsigned int budget;
 	/* io_uring_params.features of the ring */
 	unsigned int features;
-	unsigned int resv;
+	/* IOCORO_F_* */
+	unsigned int flags;
 };
+
+/*
+ * iocoro.flags: set by iocoro_queue_init(), which found the series in the
+ * kernel. A struct iocoro filled in by hand (an application's own ring)
+ * lacks it: errors of its table and of its coroutines are then checked
+ * against iocoro_probe(), so that a kernel without the series gives
+ * -EOPNOTSUPP there too.
+ */
+#define IOCORO_F_PROBED (1U << 0)
 
 /* setup flags iocoro_queue_init() always adds */
 #define IOCORO_SETUP_FLAGS (IORING_SETUP_SUBMIT_ALL | IORING_SETUP_COOP_TASKRUN)

@@ -77,8 +77,8 @@ int iocoro_wait(struct iocoro *co, struct iocoro_done *done,
 		if (ret == 1)
 			break;
 	}
-	/* a kernel without the series fails IORING_OP_BPF with -EINVAL */
-	if (done->how == IOCORO_FAILED && done->res == -EINVAL)
-		done->res = iocoro__unsupported_or(done->res);
+	/* on a kernel without the series, the opcode was not IORING_OP_BPF */
+	if (done->how == IOCORO_FAILED)
+		done->res = iocoro__unsupported_or(co, done->res);
 	return IOCORO_ERRNO_RESTORE(0);
 }

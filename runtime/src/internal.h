@@ -26,9 +26,10 @@
 int iocoro__probe_fd(int ring_fd);
 
 /*
- * @err is an -EINVAL the kernel gave where a kernel without the series
- * would answer -EINVAL too: -EOPNOTSUPP if that is the reason, else @err.
+ * @err is an error the kernel gave for one of the series' operations:
+ * -EOPNOTSUPP if the kernel lacks the series, else @err. Asks the kernel
+ * only when @co was not set up by iocoro_queue_init() (co may be NULL).
  */
-int iocoro__unsupported_or(int err);
+int iocoro__unsupported_or(const struct iocoro *co, int err);
 
 #endif

@@ -37,9 +37,11 @@ int iocoro_probe(void)
 	return IOCORO_ERRNO_RESTORE(ret);
 }
 
-int iocoro__unsupported_or(int err)
+int iocoro__unsupported_or(const struct iocoro *co, int err)
 {
-	if (err == -EINVAL && iocoro_probe() == -EOPNOTSUPP)
+	/* a kernel without the series did not run our operation at all */
+	if (err < 0 && !(co && (co->flags & IOCORO_F_PROBED)) &&
+	    iocoro_probe() == -EOPNOTSUPP)
 		return -EOPNOTSUPP;
 	return err;
 }
@@ -59,7 +61,8 @@ int iocoro_queue_init_params(unsigned int entries, struct iocoro *co,
 	ret = io_uring_queue_init_params(entries, &co->ring, p);
 	if (ret < 0) {
 		/* kernels too old for the flags lack the series too */
-		ret = iocoro__unsupported_or(ret);
+		if (ret == -EINVAL)
+			ret = iocoro__unsupported_or(NULL, ret);
 		memset(co, 0, sizeof(*co));
 		return ret;
 	}
@@ -70,6 +73,7 @@ int iocoro_queue_init_params(unsigned int entries, struct iocoro *co,
 		return ret;
 	}
 	co->features = p->features;
+	co->flags = IOCORO_F_PROBED;
 	return 0;
 }
 
@@ -100,7 +104,7 @@ int iocoro_attach(struct iocoro *co, const int *prog_fds, unsigned int nr)
 	ret = io_uring_register(co->ring.ring_fd, IORING_ATTACH_BPF, prog_fds,
 				nr);
 	if (ret < 0)
-		return iocoro__unsupported_or(ret);
+		return iocoro__unsupported_or(co, ret);
 	co->nr_progs = nr;
 	co->budget = 0;
 	return 0;
@@ -114,7 +118,7 @@ int iocoro_detach(struct iocoro *co)
 		return -EINVAL;
 	ret = io_uring_register(co->ring.ring_fd, IORING_DETACH_BPF, NULL, 0);
 	if (ret < 0)
-		return iocoro__unsupported_or(ret);
+		return iocoro__unsupported_or(co, ret);
 	co->nr_progs = 0;
 	co->budget = 0;
 	return 0;
@@ -129,7 +133,7 @@ int iocoro_set_budget(struct iocoro *co, unsigned int steps)
 	ret = io_uring_register(co->ring.ring_fd, IORING_REGISTER_BPF_BUDGET,
 				NULL, steps);
 	if (ret < 0)
-		return iocoro__unsupported_or(ret);
+		return iocoro__unsupported_or(co, ret);
 	co->budget = steps;
 	return 0;
 }

@@ -50,6 +50,13 @@ static void ring_up(struct iocoro *co)
 	fk.nr_reg = 0;
 }
 
+/* the application's own ring, which iocoro did not probe */
+static void ring_by_hand(struct iocoro *co)
+{
+	ring_up(co);
+	co->flags = 0;
+}
+
 static struct runtime_progs_bpf *open_skel(void)
 {
 	struct runtime_progs_bpf *skel = runtime_progs_bpf__open();
@@ -111,6 +118,7 @@ static void test_init_ok(void **state)
 	assert_int_equal(co.ring.ring_fd, FAKE_RING_FD);
 	assert_int_equal(co.nr_progs, 0);
 	assert_int_equal(co.budget, 0);
+	assert_int_equal(co.flags, IOCORO_F_PROBED);
 	assert_true(co.features & IORING_FEAT_NODROP);
 	assert_int_equal(fk.nr_exit, 0);
 }
@@ -347,9 +355,29 @@ static void test_attach_stock(void **state)
 	struct iocoro co;
 
 	(void)state;
-	ring_up(&co);
+	ring_by_hand(&co);
 	fk.stock = true;
 	assert_int_equal(L(iocoro_attach(&co, (int[]){ 3 }, 1)), -EOPNOTSUPP);
+	assert_int_equal(fk.nr_setup, 1);
+	assert_false(fake_probe_fd_open());
+}
+
+static void test_attach_probed_ring_trusted(void **state)
+{
+	struct iocoro co;
+
+	(void)state;
+	/* a ring iocoro set up has the series: its errors are the kernel's,
+	 * and cost no second look */
+	ring_up(&co);
+	fk.reg_err[IORING_ATTACH_BPF] = -EINVAL;
+	assert_int_equal(L(iocoro_attach(&co, (int[]){ 3 }, 1)), -EINVAL);
+	assert_int_equal(fk.nr_setup, 0);
+	/* the application's own ring on the patched kernel: the same error,
+	 * after a probe */
+	co.flags = 0;
+	assert_int_equal(L(iocoro_attach(&co, (int[]){ 3 }, 1)), -EINVAL);
+	assert_int_equal(fk.nr_setup, 1);
 }
 
 /* ------------------------------------------------------ detach, budget */
@@ -394,6 +422,7 @@ static void test_detach_errors(void **state)
 	assert_int_equal(L(iocoro_detach(&co)), -EFAULT);
 	assert_int_equal(co.nr_progs, 1);
 	fk.reg_err[IORING_DETACH_BPF] = 0;
+	co.flags = 0;
 	fk.stock = true;
 	assert_int_equal(L(iocoro_detach(&co)), -EOPNOTSUPP);
 }
@@ -437,6 +466,7 @@ static void test_budget_errors(void **state)
 	(void)state;
 	ring_up(&co);
 	assert_int_equal(L(iocoro_set_budget(&co, 5)), -ENXIO);
+	co.flags = 0;
 	fk.stock = true;
 	assert_int_equal(L(iocoro_set_budget(&co, 5)), -EOPNOTSUPP);
 	assert_int_equal(co.budget, 0);
@@ -1080,10 +1110,14 @@ static void test_wait_einval_stock(void **state)
 	struct iocoro co;
 
 	(void)state;
-	ring_up(&co);
-	/* a kernel without the series fails the unknown opcode */
-	fake_post_cqe(iocoro_ud(IOCORO_UD_STEP, 0, 1), -EINVAL, 0);
+	ring_by_hand(&co);
+	/* a kernel without the series fails the unknown opcode (-EINVAL),
+	 * or takes the number for another opcode, which fails otherwise */
 	fk.stock = true;
+	fake_post_cqe(iocoro_ud(IOCORO_UD_STEP, 0, 1), -EINVAL, 0);
+	fake_post_cqe(iocoro_ud(IOCORO_UD_STEP, 0, 2), -ENOTSOCK, 0);
+	assert_int_equal(L(iocoro_wait(&co, &done, NULL)), 0);
+	assert_int_equal(done.res, -EOPNOTSUPP);
 	assert_int_equal(L(iocoro_wait(&co, &done, NULL)), 0);
 	assert_int_equal(done.res, -EOPNOTSUPP);
 	/* the patched one keeps its -EINVAL (e.g. fields that must be 0) */
@@ -1096,6 +1130,13 @@ static void test_wait_einval_stock(void **state)
 	fake_post_cqe(iocoro_ud(IOCORO_UD_END, 0, 1), -EINVAL, 0);
 	assert_int_equal(L(iocoro_wait(&co, &done, NULL)), 0);
 	assert_int_equal(done.res, -EINVAL);
+	/* nor are the failures of a ring iocoro set up (no probe) */
+	co.flags = IOCORO_F_PROBED;
+	fk.nr_setup = 0;
+	fake_post_cqe(iocoro_ud(IOCORO_UD_STEP, 0, 1), -EINVAL, 0);
+	assert_int_equal(L(iocoro_wait(&co, &done, NULL)), 0);
+	assert_int_equal(done.res, -EINVAL);
+	assert_int_equal(fk.nr_setup, 0);
 }
 
 static void test_cqe_done(void **state)
@@ -1169,6 +1210,7 @@ int main(void)
 		T(test_attach_kernel_errors),
 		T(test_attach_busy),
 		T(test_attach_stock),
+		T(test_attach_probed_ring_trusted),
 		T(test_detach_ok),
 		T(test_detach_none),
 		T(test_detach_errors),
