@@ -162,7 +162,7 @@ IOCORO_INLINE int iocoro_finish(struct io_uring_bpf_ctx *ctx, __s32 res)
  * IOCORO_COROUTINE_SLEEPABLE is the same in SEC("iouring.s").
  */
 #define IOCORO_COROUTINE_SEC_(sec, name, map, type)                         \
-	static __attribute__((always_inline)) int                           \
+	static inline __attribute__((always_inline)) int                    \
 	name##_step(struct io_uring_bpf_ctx *ctx, type *st);                \
 	SEC(sec) int name(struct io_uring_bpf_ctx *ctx)                     \
 	{                                                                   \
@@ -172,7 +172,7 @@ IOCORO_INLINE int iocoro_finish(struct io_uring_bpf_ctx *ctx, __s32 res)
 			return iocoro_finish(ctx, -ENOENT);                 \
 		return name##_step(ctx, st);                                \
 	}                                                                   \
-	static __attribute__((always_inline)) int                           \
+	static inline __attribute__((always_inline)) int                    \
 	name##_step(struct io_uring_bpf_ctx *ctx, type *st)
 
 #define IOCORO_COROUTINE(name, map, type)                                   \

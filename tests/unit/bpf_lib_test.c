@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of bpf-lib (bpf-lib/include/iocoro/), on the host: its
+ * headers are compiled for the host in bpf_side.c, with mocks for the BPF
+ * helpers (bpf_side.h).
+ *
+ * The prep helpers must build exactly the SQEs liburing's functions of the
+ * same names build (liburing is the reference: same words, same meaning
+ * on both sides). The coroutine helpers must queue what the runtime
+ * expects (iocoro/user_data.h, IOSQE_CQE_SKIP_SUCCESS, hard links).
+ */
+#define _GNU_SOURCE /* struct statx */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "iocoro.h"
+#include "bpf_side.h"
+
+/* liburing's SQE and bpf-lib's, from slots full of garbage */
+static struct io_uring_sqe lib, side;
+
+static int reset(void **state)
+{
+	(void)state;
+	memset(&bm, 0, sizeof(bm));
+	memset(&lib, 0, sizeof(lib));
+	memset(&side, 0x5a, sizeof(side));
+	return 0;
+}
+
+#define assert_sqe_equal(a, b) assert_memory_equal(&(a), &(b), sizeof(a))
+
+static void test_prep_nop(void **state)
+{
+	(void)state;
+	io_uring_prep_nop(&lib);
+	bpf_side_prep_nop(&side);
+	assert_sqe_equal(lib, side);
+}
+
+static void test_prep_read(void **state)
+{
+	char buf[8];
+
+	(void)state;
+	io_uring_prep_read(&lib, 7, buf, sizeof(buf), 4096);
+	bpf_side_prep_read(&side, 7, buf, sizeof(buf), 4096);
+	assert_sqe_equal(lib, side);
+	assert_int_equal(side.opcode, IORING_OP_READ);
+}
+
+static void test_prep_write(void **state)
+{
+	const char buf[] = "data";
+
+	(void)state;
+	io_uring_prep_write(&lib, 3, buf, 4, (__u64)-1);
+	bpf_side_prep_write(&side, 3, buf, 4, (__u64)-1);
+	assert_sqe_equal(lib, side);
+}
+
+static void test_prep_openat(void **state)
+{
+	(void)state;
+	io_uring_prep_openat(&lib, AT_FDCWD, "/etc/passwd",
+			     O_RDONLY | O_CLOEXEC, 0644);
+	bpf_side_prep_openat(&side, AT_FDCWD, "/etc/passwd",
+			     O_RDONLY | O_CLOEXEC, 0644);
+	/* liburing 2.3 keeps file_index as the SQE had it: zeroed above */
+	assert_sqe_equal(lib, side);
+	assert_int_equal(side.open_flags, O_RDONLY | O_CLOEXEC);
+}
+
+static void test_prep_close(void **state)
+{
+	(void)state;
+	io_uring_prep_close(&lib, 9);
+	bpf_side_prep_close(&side, 9);
+	assert_sqe_equal(lib, side);
+}
+
+static void test_prep_fsync(void **state)
+{
+	(void)state;
+	io_uring_prep_fsync(&lib, 4, IORING_FSYNC_DATASYNC);
+	bpf_side_prep_fsync(&side, 4, IORING_FSYNC_DATASYNC);
+	assert_sqe_equal(lib, side);
+}
+
+static void test_prep_statx(void **state)
+{
+	struct statx stx;
+
+	(void)state;
+	io_uring_prep_statx(&lib, AT_FDCWD, "f", AT_SYMLINK_NOFOLLOW,
+			    STATX_SIZE, &stx);
+	bpf_side_prep_statx(&side, AT_FDCWD, "f", AT_SYMLINK_NOFOLLOW,
+			    STATX_SIZE, &stx);
+	assert_sqe_equal(lib, side);
+}
+
+static void test_prep_timeout(void **state)
+{
+	struct __kernel_timespec ts = { .tv_sec = 1 };
+
+	(void)state;
+	io_uring_prep_timeout(&lib, &ts, 2, IORING_TIMEOUT_ABS);
+	bpf_side_prep_timeout(&side, &ts, 2, IORING_TIMEOUT_ABS);
+	assert_sqe_equal(lib, side);
+}
+
+static void test_prep_bpf(void **state)
+{
+	struct io_uring_sqe zero;
+
+	(void)state;
+	/* user space's (iocoro.h) and BPF's are the same request */
+	io_uring_prep_bpf(&lib, 5);
+	bpf_side_prep_bpf(&side, 5);
+	assert_sqe_equal(lib, side);
+	assert_int_equal(side.opcode, IORING_OP_BPF);
+	assert_int_equal(side.off, 5);
+	/* and zero everywhere else, as the kernel requires */
+	memset(&zero, 0, sizeof(zero));
+	side.opcode = 0;
+	side.off = 0;
+	assert_sqe_equal(zero, side);
+}
+
+static void test_user_data(void **state)
+{
+	__u64 ud = iocoro_ud(IOCORO_UD_OP, 63, 0xfedcba98);
+
+	(void)state;
+	assert_true(iocoro_ud_is_coro(ud));
+	assert_int_equal(iocoro_ud_kind(ud), IOCORO_UD_OP);
+	assert_int_equal(iocoro_ud_prog(ud), 63);
+	assert_int_equal(iocoro_ud_id(ud), 0xfedcba98);
+	assert_true(ud >> 48 == IOCORO_UD_MAGIC);
+	/* the fields do not bleed into each other */
+	ud = iocoro_ud(IOCORO_UD_END, 0, UINT32_MAX);
+	assert_int_equal(iocoro_ud_prog(ud), 0);
+	assert_int_equal(iocoro_ud_kind(ud), IOCORO_UD_END);
+	assert_false(iocoro_ud_is_coro(0));
+	assert_false(iocoro_ud_is_coro(UINT64_MAX));
+	assert_false(iocoro_ud_is_coro(0x1234));
+	/* every table index fits */
+	assert_int_equal(iocoro_ud_prog(iocoro_ud(IOCORO_UD_STEP,
+						  IOCORO_MAX_PROGS - 1, 0)),
+			 IOCORO_MAX_PROGS - 1);
+}
+
+static void test_ctx_accessors(void **state)
+{
+	struct io_uring_bpf_ctx ctx = {
+		.user_data = 0x1111222233334444ULL,
+		.prev_user_data = 0x5555666677778888ULL,
+		.prev_res = -ENOENT,
+		.prev_flags = IORING_CQE_F_MORE,
+		.has_prev = 1,
+	};
+
+	(void)state;
+	assert_true(bpf_side_ctx_user_data(&ctx) == ctx.user_data);
+	assert_true(bpf_side_ctx_prev_user_data(&ctx) == ctx.prev_user_data);
+	assert_int_equal(bpf_side_ctx_prev_res(&ctx), -ENOENT);
+	assert_int_equal(bpf_side_ctx_prev_flags(&ctx), IORING_CQE_F_MORE);
+	assert_int_equal(bpf_side_ctx_has_prev(&ctx), 1);
+	ctx.has_prev = 0;
+	assert_int_equal(bpf_side_ctx_has_prev(&ctx), 0);
+}
+
+static void test_id_self(void **state)
+{
+	struct io_uring_bpf_ctx ctx = {
+		.user_data = iocoro_ud(IOCORO_UD_STEP, 7, 42),
+	};
+
+	(void)state;
+	assert_int_equal(bpf_side_id(&ctx), 42);
+	assert_int_equal(bpf_side_self(&ctx), 7);
+}
+
+static void test_await(void **state)
+{
+	struct io_uring_bpf_ctx ctx = {
+		.user_data = iocoro_ud(IOCORO_UD_STEP, 3, 9),
+	};
+	struct io_uring_sqe op;
+	char buf[4];
+
+	(void)state;
+	bpf_side_prep_read(&op, 5, buf, sizeof(buf), 0);
+	op.flags = IOSQE_ASYNC;
+	assert_int_equal(bpf_side_await(&ctx, &op), 0);
+	assert_int_equal(bm.nr_queued, 2);
+	/* the operation: hard-linked, silent on success, the caller's
+	 * flags kept, the coroutine's user_data */
+	assert_int_equal(bm.queued[0].opcode, IORING_OP_READ);
+	assert_int_equal(bm.queued[0].flags, IOSQE_ASYNC | IOSQE_IO_HARDLINK |
+			 IOSQE_CQE_SKIP_SUCCESS);
+	assert_true(bm.queued[0].user_data == iocoro_ud(IOCORO_UD_OP, 3, 9));
+	assert_int_equal(bm.queued_len[0], sizeof(struct io_uring_sqe));
+	/* the next step: this program again, not linked further */
+	io_uring_prep_bpf(&lib, 3);
+	lib.flags = IOSQE_CQE_SKIP_SUCCESS;
+	lib.user_data = iocoro_ud(IOCORO_UD_STEP, 3, 9);
+	assert_sqe_equal(lib, bm.queued[1]);
+	assert_int_equal(bm.queued_len[1], sizeof(struct io_uring_sqe));
+}
+
+static void test_await_prog(void **state)
+{
+	struct io_uring_bpf_ctx ctx = {
+		.user_data = iocoro_ud(IOCORO_UD_STEP, 3, 9),
+	};
+	struct io_uring_sqe op;
+
+	(void)state;
+	bpf_side_prep_nop(&op);
+	assert_int_equal(bpf_side_await_prog(&ctx, &op, 12), 0);
+	/* the step after it runs program 12, which all user_data name */
+	assert_int_equal(bm.queued[1].off, 12);
+	assert_true(bm.queued[0].user_data == iocoro_ud(IOCORO_UD_OP, 12, 9));
+	assert_true(bm.queued[1].user_data == iocoro_ud(IOCORO_UD_STEP, 12, 9));
+}
+
+static void test_await_errors(void **state)
+{
+	struct io_uring_bpf_ctx ctx = {
+		.user_data = iocoro_ud(IOCORO_UD_STEP, 0, 1),
+	};
+	struct io_uring_sqe op;
+
+	(void)state;
+	/* the operation cannot be queued: nothing else is tried */
+	bm.queue_ret[0] = -EBUSY;
+	bpf_side_prep_nop(&op);
+	assert_int_equal(bpf_side_await(&ctx, &op), -EBUSY);
+	assert_int_equal(bm.nr_queued, 1);
+	/* the step cannot: its error comes back */
+	memset(&bm, 0, sizeof(bm));
+	bm.queue_ret[1] = -EBUSY;
+	bpf_side_prep_nop(&op);
+	assert_int_equal(bpf_side_await(&ctx, &op), -EBUSY);
+	assert_int_equal(bm.nr_queued, 2);
+}
+
+static void test_next(void **state)
+{
+	struct io_uring_bpf_ctx ctx = {
+		.user_data = iocoro_ud(IOCORO_UD_STEP, 1, 77),
+	};
+
+	(void)state;
+	assert_int_equal(bpf_side_next(&ctx, 2), 0);
+	assert_int_equal(bm.nr_queued, 1);
+	assert_int_equal(bm.queued[0].opcode, IORING_OP_BPF);
+	assert_int_equal(bm.queued[0].off, 2);
+	assert_int_equal(bm.queued[0].flags, IOSQE_CQE_SKIP_SUCCESS);
+	assert_true(bm.queued[0].user_data == iocoro_ud(IOCORO_UD_STEP, 2, 77));
+}
+
+static void test_then(void **state)
+{
+	struct io_uring_bpf_ctx ctx = {
+		.user_data = iocoro_ud(IOCORO_UD_STEP, 0, 1),
+	};
+	struct io_uring_sqe op;
+	__u32 step = 0;
+
+	(void)state;
+	bpf_side_prep_nop(&op);
+	assert_int_equal(bpf_side_then(&ctx, &op, &step, 4), 0);
+	assert_int_equal(step, 4);
+	assert_int_equal(bm.nr_queued, 2);
+}
+
+static void test_finish(void **state)
+{
+	struct io_uring_bpf_ctx ctx = {
+		.user_data = iocoro_ud(IOCORO_UD_STEP, 6, 31),
+	};
+	struct io_uring_cqe cqe = { 0 };
+	struct iocoro_done done;
+
+	(void)state;
+	assert_int_equal(bpf_side_finish(&ctx, -ENOENT), 0);
+	assert_int_equal(bm.nr_emitted, 1);
+	assert_int_equal(bm.emit_res, -ENOENT);
+	assert_int_equal(bm.emit_flags, 0);
+	/* the CQE it posts is, for user space, the coroutine's end */
+	cqe.user_data = bm.emit_user_data;
+	cqe.res = bm.emit_res;
+	assert_int_equal(iocoro_cqe_done(&cqe, &done), 1);
+	assert_int_equal(done.how, IOCORO_FINISHED);
+	assert_int_equal(done.id, 31);
+	assert_int_equal(done.prog, 6);
+	assert_int_equal(done.res, -ENOENT);
+	/* a lost CQE is the program's error */
+	bm.emit_ret = -ENOMEM;
+	assert_int_equal(bpf_side_finish(&ctx, 0), -ENOMEM);
+}
+
+static void test_coroutine_steps(void **state)
+{
+	struct side_state st = { 0 };
+	struct io_uring_bpf_ctx ctx = {
+		.user_data = iocoro_ud(IOCORO_UD_STEP, 2, 3),
+	};
+
+	(void)state;
+	bm.lookup_value = &st;
+	/* first run: state slot 3 is looked up, the NOP awaited */
+	assert_int_equal(side_coro(&ctx), 0);
+	assert_int_equal(bm.lookup_key, 3);
+	assert_int_equal(st.step, 1);
+	assert_int_equal(bm.nr_queued, 2);
+	assert_int_equal(bm.nr_emitted, 0);
+	/* second run, after the NOP: the end */
+	ctx.has_prev = 1;
+	ctx.prev_res = 5;
+	assert_int_equal(side_coro(&ctx), 0);
+	assert_int_equal(st.runs, 2);
+	assert_int_equal(bm.nr_emitted, 1);
+	assert_int_equal(bm.emit_res, 105);
+	/* an unknown state ends it with -EINVAL */
+	st.step = 9;
+	assert_int_equal(side_coro(&ctx), 0);
+	assert_int_equal(bm.emit_res, -EINVAL);
+}
+
+static void test_coroutine_no_state(void **state)
+{
+	struct io_uring_bpf_ctx ctx = {
+		.user_data = iocoro_ud(IOCORO_UD_STEP, 0, 99),
+	};
+
+	(void)state;
+	bm.lookup_value = NULL;
+	assert_int_equal(side_coro(&ctx), 0);
+	assert_int_equal(bm.lookup_key, 99);
+	assert_int_equal(bm.nr_queued, 0);
+	assert_int_equal(bm.nr_emitted, 1);
+	assert_int_equal(bm.emit_res, -ENOENT);
+	assert_true(bm.emit_user_data == iocoro_ud(IOCORO_UD_END, 0, 99));
+}
+
+#define T(f) cmocka_unit_test_setup(f, reset)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_prep_nop),
+		T(test_prep_read),
+		T(test_prep_write),
+		T(test_prep_openat),
+		T(test_prep_close),
+		T(test_prep_fsync),
+		T(test_prep_statx),
+		T(test_prep_timeout),
+		T(test_prep_bpf),
+		T(test_user_data),
+		T(test_ctx_accessors),
+		T(test_id_self),
+		T(test_await),
+		T(test_await_prog),
+		T(test_await_errors),
+		T(test_next),
+		T(test_then),
+		T(test_finish),
+		T(test_coroutine_steps),
+		T(test_coroutine_no_state),
+	};
+
+	return cmocka_run_group_tests_name("bpf_lib", tests, NULL, NULL);
+}

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bpf-lib's headers (bpf_prep.h, bpf_ctx.h, bpf_coro.h) built for the
+ * host, with the BPF helpers they call replaced by mocks (bpf_side.h).
+ * Kept out of bpf_lib_test.c, which includes liburing, whose io_uring_prep_*
+ * have the same names: that is the point of bpf_prep.h.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "bpf_side.h"
+
+struct bpf_mock bm;
+
+/* what <bpf/bpf_helpers.h> and the generated header would give */
+#define SEC(name)
+#define IOCORO_BPF_IO_URING_HELPERS_H
+
+static long bpf_io_uring_queue_sqe(void *ctx, const void *sqe, __u32 len)
+{
+	unsigned int i = bm.nr_queued;
+
+	(void)ctx;
+	if (i >= 8)
+		return -E2BIG;
+	memcpy(&bm.queued[i], sqe, sizeof(bm.queued[i]));
+	bm.queued_len[i] = len;
+	bm.nr_queued++;
+	return bm.queue_ret[i];
+}
+
+static long bpf_io_uring_emit_cqe(void *ctx, __u64 user_data, __s32 res,
+				  __u32 flags)
+{
+	(void)ctx;
+	bm.nr_emitted++;
+	bm.emit_user_data = user_data;
+	bm.emit_res = res;
+	bm.emit_flags = flags;
+	return bm.emit_ret;
+}
+
+static void *bpf_map_lookup_elem(void *map, const void *key)
+{
+	(void)map;
+	bm.nr_lookups++;
+	memcpy(&bm.lookup_key, key, sizeof(bm.lookup_key));
+	return bm.lookup_value;
+}
+
+#include <iocoro/bpf_prep.h>
+#include <iocoro/bpf_ctx.h>
+#include <iocoro/bpf_coro.h>
+
+void bpf_side_prep_nop(struct io_uring_sqe *sqe)
+{
+	io_uring_prep_nop(sqe);
+}
+
+void bpf_side_prep_read(struct io_uring_sqe *sqe, int fd, void *buf,
+			unsigned int nbytes, __u64 offset)
+{
+	io_uring_prep_read(sqe, fd, buf, nbytes, offset);
+}
+
+void bpf_side_prep_write(struct io_uring_sqe *sqe, int fd, const void *buf,
+			 unsigned int nbytes, __u64 offset)
+{
+	io_uring_prep_write(sqe, fd, buf, nbytes, offset);
+}
+
+void bpf_side_prep_openat(struct io_uring_sqe *sqe, int dfd, const char *path,
+			  int flags, unsigned int mode)
+{
+	io_uring_prep_openat(sqe, dfd, path, flags, mode);
+}
+
+void bpf_side_prep_close(struct io_uring_sqe *sqe, int fd)
+{
+	io_uring_prep_close(sqe, fd);
+}
+
+void bpf_side_prep_fsync(struct io_uring_sqe *sqe, int fd, unsigned int flags)
+{
+	io_uring_prep_fsync(sqe, fd, flags);
+}
+
+void bpf_side_prep_statx(struct io_uring_sqe *sqe, int dfd, const char *path,
+			 int flags, unsigned int mask, void *statxbuf)
+{
+	io_uring_prep_statx(sqe, dfd, path, flags, mask, statxbuf);
+}
+
+void bpf_side_prep_timeout(struct io_uring_sqe *sqe, void *ts,
+			   unsigned int count, unsigned int flags)
+{
+	io_uring_prep_timeout(sqe, ts, count, flags);
+}
+
+void bpf_side_prep_bpf(struct io_uring_sqe *sqe, unsigned int prog_index)
+{
+	io_uring_prep_bpf(sqe, prog_index);
+}
+
+__u64 bpf_side_ctx_user_data(const struct io_uring_bpf_ctx *ctx)
+{
+	return iocoro_ctx_user_data(ctx);
+}
+
+int bpf_side_ctx_has_prev(const struct io_uring_bpf_ctx *ctx)
+{
+	return iocoro_ctx_has_prev(ctx);
+}
+
+__s32 bpf_side_ctx_prev_res(const struct io_uring_bpf_ctx *ctx)
+{
+	return iocoro_ctx_prev_res(ctx);
+}
+
+__u32 bpf_side_ctx_prev_flags(const struct io_uring_bpf_ctx *ctx)
+{
+	return iocoro_ctx_prev_flags(ctx);
+}
+
+__u64 bpf_side_ctx_prev_user_data(const struct io_uring_bpf_ctx *ctx)
+{
+	return iocoro_ctx_prev_user_data(ctx);
+}
+
+__u32 bpf_side_id(const struct io_uring_bpf_ctx *ctx)
+{
+	return iocoro_id(ctx);
+}
+
+__u32 bpf_side_self(const struct io_uring_bpf_ctx *ctx)
+{
+	return iocoro_self(ctx);
+}
+
+long bpf_side_await(struct io_uring_bpf_ctx *ctx, struct io_uring_sqe *sqe)
+{
+	return iocoro_await(ctx, sqe);
+}
+
+long bpf_side_await_prog(struct io_uring_bpf_ctx *ctx,
+			 struct io_uring_sqe *sqe, __u32 prog)
+{
+	return iocoro_await_prog(ctx, sqe, prog);
+}
+
+long bpf_side_next(struct io_uring_bpf_ctx *ctx, __u32 prog)
+{
+	return iocoro_next(ctx, prog);
+}
+
+long bpf_side_then(struct io_uring_bpf_ctx *ctx, struct io_uring_sqe *sqe,
+		   __u32 *step, __u32 next)
+{
+	return iocoro_then(ctx, sqe, step, next);
+}
+
+int bpf_side_finish(struct io_uring_bpf_ctx *ctx, __s32 res)
+{
+	return iocoro_finish(ctx, res);
+}
+
+/* a state-machine coroutine as an application writes one */
+static struct side_state side_states[4];
+
+IOCORO_COROUTINE(side_coro, side_states, struct side_state)
+{
+	struct io_uring_sqe sqe;
+
+	st->runs++;
+	switch (st->step) {
+	case 0:
+		io_uring_prep_nop(&sqe);
+		return (int)iocoro_then(ctx, &sqe, &st->step, 1);
+	case 1:
+		return iocoro_finish(ctx, iocoro_ctx_prev_res(ctx) + 100);
+	}
+	return iocoro_finish(ctx, -EINVAL);
+}

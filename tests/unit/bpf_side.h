@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bpf-lib's headers compiled for the host (bpf_side.c), for unit tests:
+ * the BPF helpers they call are mocks that record what a program would
+ * have asked the kernel for. Each bpf_side_*() runs one bpf-lib function.
+ */
+#ifndef IOCORO_TESTS_BPF_SIDE_H
+#define IOCORO_TESTS_BPF_SIDE_H
+
+#include <linux/types.h>
+#include <linux/io_uring.h>
+
+struct bpf_mock {
+	/* bpf_io_uring_queue_sqe() */
+	unsigned int nr_queued;
+	struct io_uring_sqe queued[8];
+	__u32 queued_len[8];
+	long queue_ret[8];	/* per call, 0 by default */
+	/* bpf_io_uring_emit_cqe() */
+	unsigned int nr_emitted;
+	__u64 emit_user_data;
+	__s32 emit_res;
+	__u32 emit_flags;
+	long emit_ret;
+	/* bpf_map_lookup_elem() */
+	unsigned int nr_lookups;
+	__u32 lookup_key;
+	void *lookup_value;
+};
+
+extern struct bpf_mock bm;
+
+void bpf_side_prep_nop(struct io_uring_sqe *sqe);
+void bpf_side_prep_read(struct io_uring_sqe *sqe, int fd, void *buf,
+			unsigned int nbytes, __u64 offset);
+void bpf_side_prep_write(struct io_uring_sqe *sqe, int fd, const void *buf,
+			 unsigned int nbytes, __u64 offset);
+void bpf_side_prep_openat(struct io_uring_sqe *sqe, int dfd, const char *path,
+			  int flags, unsigned int mode);
+void bpf_side_prep_close(struct io_uring_sqe *sqe, int fd);
+void bpf_side_prep_fsync(struct io_uring_sqe *sqe, int fd, unsigned int flags);
+void bpf_side_prep_statx(struct io_uring_sqe *sqe, int dfd, const char *path,
+			 int flags, unsigned int mask, void *statxbuf);
+void bpf_side_prep_timeout(struct io_uring_sqe *sqe, void *ts,
+			   unsigned int count, unsigned int flags);
+void bpf_side_prep_bpf(struct io_uring_sqe *sqe, unsigned int prog_index);
+
+__u64 bpf_side_ctx_user_data(const struct io_uring_bpf_ctx *ctx);
+int bpf_side_ctx_has_prev(const struct io_uring_bpf_ctx *ctx);
+__s32 bpf_side_ctx_prev_res(const struct io_uring_bpf_ctx *ctx);
+__u32 bpf_side_ctx_prev_flags(const struct io_uring_bpf_ctx *ctx);
+__u64 bpf_side_ctx_prev_user_data(const struct io_uring_bpf_ctx *ctx);
+
+__u32 bpf_side_id(const struct io_uring_bpf_ctx *ctx);
+__u32 bpf_side_self(const struct io_uring_bpf_ctx *ctx);
+long bpf_side_await(struct io_uring_bpf_ctx *ctx, struct io_uring_sqe *sqe);
+long bpf_side_await_prog(struct io_uring_bpf_ctx *ctx,
+			 struct io_uring_sqe *sqe, __u32 prog);
+long bpf_side_next(struct io_uring_bpf_ctx *ctx, __u32 prog);
+long bpf_side_then(struct io_uring_bpf_ctx *ctx, struct io_uring_sqe *sqe,
+		   __u32 *step, __u32 next);
+int bpf_side_finish(struct io_uring_bpf_ctx *ctx, __s32 res);
+
+/* IOCORO_COROUTINE(side_coro, ...): steps 0 -> 1 -> end (see bpf_side.c) */
+struct side_state {
+	__u32 step;
+	__u32 runs;
+};
+int side_coro(struct io_uring_bpf_ctx *ctx);
+
+#endif
