@@ -549,14 +549,25 @@ static void restore_unpriv_bpf(int old)
 	close(fd);
 }
 
-/* wait for child @pid, which must exit 0 */
-static void wait_child(pid_t pid)
+/* wait for child @pid: its wait status */
+static int reap_child(pid_t pid)
 {
 	int status;
 
 	CHECK_EQ(CHECK_SYS(waitpid(pid, &status, 0)), pid);
+	return status;
+}
+
+/* the child's wait status says it exited 0 */
+static void check_child(int status)
+{
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		FAIL("child failed (wait status 0x%x)", status);
+}
+
+static void wait_child(pid_t pid)
+{
+	check_child(reap_child(pid));
 }
 
 static pid_t fork_child(void)
@@ -1550,6 +1561,7 @@ static void t_unpriv_load(void)
 {
 	int old = allow_unpriv_bpf();
 	pid_t pid = fork_child();
+	int status;
 
 	if (pid == 0) {
 		int fd;
@@ -1567,8 +1579,9 @@ static void t_unpriv_load(void)
 		CHECK_EQ(fd, -EPERM);
 		exit(0);
 	}
-	wait_child(pid);
+	status = reap_child(pid);
 	restore_unpriv_bpf(old);
+	check_child(status);
 }
 
 /*
