@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+/*
+ * orc FILE: print the first 4 KiB of FILE, opened, read and closed by one
+ * in-kernel coroutine (orc.bpf.c). Walked through in docs/tutorial.md.
+ */
+#include <iocoro.h>
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "orc.h"
+#include "orc.skel.h"
+
+int main(int argc, char **argv)
+{
+	static char log[64 * 1024];
+	struct iocoro_load_opts opts = {
+		.sz = sizeof(opts), .log_buf = log, .log_size = sizeof(log),
+	};
+	struct orc_state st = { .step = ORC_OPEN };
+	struct orc_bpf *skel = NULL;
+	struct iocoro_done done;
+	struct iocoro co;
+	char buf[4096];
+	int ret, prog;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: orc FILE\n");
+		return 2;
+	}
+
+	/* 1. a ring that can run coroutines */
+	ret = iocoro_queue_init(8, &co, 0);
+	if (ret < 0) {
+		fprintf(stderr, "orc: %s\n", iocoro_strerror(ret));
+		return 1;
+	}
+
+	/* 2. the program: typed by iocoro, loaded by the skeleton */
+	skel = orc_bpf__open();
+	if (!skel) {
+		fprintf(stderr, "orc: cannot open the BPF object\n");
+		goto fail;
+	}
+	ret = iocoro_object_prepare(skel->obj, &opts);
+	if (ret < 0)
+		goto err;
+	ret = orc_bpf__load(skel);
+	if (ret < 0) {
+		fprintf(stderr, "orc: verifier log:\n%s\n", log);
+		goto err;
+	}
+
+	/* 3. its table on the ring, and its index there */
+	ret = iocoro_attach_object(&co, skel->obj);
+	if (ret < 0)
+		goto err;
+	prog = iocoro_prog_index(skel->obj, skel->progs.orc);
+
+	/* 4. start coroutine 0 with its state, and wait for its end */
+	st.path = (uintptr_t)argv[1];
+	st.buf = (uintptr_t)buf;
+	st.len = sizeof(buf);
+	ret = iocoro_start_state(&co, (unsigned int)prog, 0,
+				 skel->maps.orc_states, &st, sizeof(st));
+	if (ret < 0)
+		goto err;
+	ret = iocoro_wait(&co, &done, NULL);
+	if (ret < 0)
+		goto err;
+	if (done.res < 0) {
+		fprintf(stderr, "orc: %s: %s\n", argv[1],
+			iocoro_strerror(done.res));
+		goto fail;
+	}
+
+	fwrite(buf, 1, (size_t)done.res, stdout);
+	orc_bpf__destroy(skel);
+	iocoro_queue_exit(&co);
+	return 0;
+
+err:
+	fprintf(stderr, "orc: %s\n", iocoro_strerror(ret));
+fail:
+	orc_bpf__destroy(skel);
+	iocoro_queue_exit(&co);
+	return 1;
+}
