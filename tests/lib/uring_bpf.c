@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+/* Helpers for guest tests of io_uring rings with BPF programs: uring_bpf.h */
+#define _GNU_SOURCE
+#include "uring_bpf.h"
+
+#include <linux/bpf.h>
+
+#include <bpf/libbpf.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+
+int uring_register(int ring_fd, unsigned int op, const void *arg,
+		   unsigned int nr)
+{
+	long ret = syscall(__NR_io_uring_register, ring_fd, op, arg, nr);
+
+	return ret < 0 ? -errno : (int)ret;
+}
+
+int uring_attach(struct io_uring *ring, const int *fds, unsigned int nr)
+{
+	return uring_register(ring->ring_fd, IORING_ATTACH_BPF, fds, nr);
+}
+
+int uring_detach(struct io_uring *ring)
+{
+	return uring_register(ring->ring_fd, IORING_DETACH_BPF, NULL, 0);
+}
+
+int uring_set_budget(struct io_uring *ring, unsigned int steps)
+{
+	return uring_register(ring->ring_fd, IORING_REGISTER_BPF_BUDGET, NULL,
+			      steps);
+}
+
+void uring_bpf_register_sec(void)
+{
+	static bool registered;
+
+	if (registered)
+		return;
+	/* libbpf 1.1 does not know SEC("iouring") */
+	CHECK_RET(libbpf_register_prog_handler("iouring", BPF_PROG_TYPE_IOURING,
+					       0, NULL));
+	registered = true;
+}
+
+void uring_init(struct io_uring *ring, unsigned int entries,
+		unsigned int flags)
+{
+	int ret = io_uring_queue_init(entries, ring, flags);
+
+	if (ret < 0)
+		FAIL("io_uring_queue_init(%u, flags 0x%x): %d (%s)", entries,
+		     flags, ret, strerror(-ret));
+}
+
+void uring_init_params(struct io_uring *ring, unsigned int entries,
+		       struct io_uring_params *p)
+{
+	int ret = io_uring_queue_init_params(entries, ring, p);
+
+	if (ret < 0)
+		FAIL("io_uring_queue_init_params(%u, flags 0x%x, cq %u): %d "
+		     "(%s)", entries, p->flags, p->cq_entries, ret,
+		     strerror(-ret));
+}
+
+struct io_uring_sqe *uring_sqe(struct io_uring *ring)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+
+	CHECK(sqe != NULL);
+	memset(sqe, 0, ring->flags & IORING_SETUP_SQE128 ? 128 : 64);
+	return sqe;
+}
+
+struct io_uring_sqe *uring_prep_bpf(struct io_uring *ring, uint64_t index,
+				    uint64_t ud)
+{
+	struct io_uring_sqe *sqe = uring_sqe(ring);
+
+	sqe->opcode = IORING_OP_BPF;
+	sqe->off = index;
+	sqe->user_data = ud;
+	return sqe;
+}
+
+void uring_submit(struct io_uring *ring, int n)
+{
+	int ret = io_uring_submit(ring);
+
+	if (ret != n)
+		FAIL("io_uring_submit: %d (%s), want %d", ret,
+		     ret < 0 ? strerror(-ret) : "submitted", n);
+}
+
+int uring_wait_cqe_ms(struct io_uring *ring, struct io_uring_cqe **cqe,
+		      unsigned int ms)
+{
+	struct __kernel_timespec ts = {
+		.tv_sec = ms / 1000,
+		.tv_nsec = (long long)(ms % 1000) * 1000000,
+	};
+	unsigned int waited;
+	int ret;
+
+	if (!(ring->flags & IORING_SETUP_IOPOLL)) {
+		ret = io_uring_wait_cqe_timeout(ring, cqe, &ts);
+		if (ret && ret != -ETIME)
+			FAIL("io_uring_wait_cqe_timeout: %d (%s)", ret,
+			     strerror(-ret));
+		return ret;
+	}
+	/* IOPOLL rings: poll, never block */
+	for (waited = 0;; waited++) {
+		ret = io_uring_peek_cqe(ring, cqe);
+		if (!ret)
+			return 0;
+		if (ret != -EAGAIN)
+			FAIL("io_uring_peek_cqe: %d (%s)", ret, strerror(-ret));
+		if (waited >= ms)
+			return -ETIME;
+		uring_sleep_ms(1);
+	}
+}
+
+void uring_dump_cqes(const struct io_uring_cqe *cqes, unsigned int n)
+{
+	char buf[IOCORO_CQE_STR_MAX];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		iocoro_cqe_str(buf, sizeof(buf), &cqes[i]);
+		fprintf(stderr, "  CQE %u: %s\n", i, buf);
+	}
+}
+
+void uring_reap(struct io_uring *ring, struct io_uring_cqe *out,
+		unsigned int n)
+{
+	struct io_uring_cqe *cqe;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (uring_wait_cqe_ms(ring, &cqe, URING_CQE_TIMEOUT_MS)) {
+			uring_dump_cqes(out, i);
+			FAIL("got %u CQEs (above), want %u", i, n);
+		}
+		out[i] = *cqe;
+		io_uring_cqe_seen(ring, cqe);
+	}
+	if (!uring_wait_cqe_ms(ring, &cqe, URING_NO_CQE_MS)) {
+		char buf[IOCORO_CQE_STR_MAX];
+
+		uring_dump_cqes(out, n);
+		iocoro_cqe_str(buf, sizeof(buf), cqe);
+		FAIL("unexpected CQE after the %u above: %s", n, buf);
+	}
+}
+
+const struct io_uring_cqe *uring_find_cqe(const struct io_uring_cqe *cqes,
+					  unsigned int n, uint64_t ud)
+{
+	const struct io_uring_cqe *found = NULL;
+	unsigned int i, hits = 0;
+
+	for (i = 0; i < n; i++) {
+		if (cqes[i].user_data == ud) {
+			found = &cqes[i];
+			hits++;
+		}
+	}
+	if (hits != 1) {
+		uring_dump_cqes(cqes, n);
+		FAIL("%u CQEs (above) with user_data 0x%llx, want 1", hits,
+		     (unsigned long long)ud);
+	}
+	return found;
+}
+
+char *uring_fdinfo(struct io_uring *ring)
+{
+	static char buf[1 << 16];
+	char path[64];
+	size_t len = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", ring->ring_fd);
+	fd = CHECK_SYS(open(path, O_RDONLY | O_CLOEXEC));
+	while ((n = CHECK_SYS(read(fd, buf + len, sizeof(buf) - 1 - len))) > 0)
+		len += (size_t)n;
+	CHECK(len < sizeof(buf) - 1);
+	buf[len] = '\0';
+	close(fd);
+	return buf;
+}
+
+uint64_t uring_now_ns(void)
+{
+	struct timespec ts;
+
+	CHECK_SYS(clock_gettime(CLOCK_MONOTONIC, &ts));
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void uring_sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers for guest tests that drive io_uring rings with BPF programs
+ * attached (kernel/patches): ring setup, IORING_ATTACH_BPF / DETACH /
+ * REGISTER_BPF_BUDGET, IORING_OP_BPF SQEs, exact CQE reaping, fdinfo,
+ * SEC("iouring") for libbpf 1.1, time. Library iocoro_guestlib
+ * (tests/lib/CMakeLists.txt); everything fails the test via check.h on an
+ * unexpected error, except the functions documented to return -errno.
+ *
+ * Include <linux/io_uring.h> (the patched uapi) before this header or
+ * <liburing.h>, so that liburing's copy of the uapi does not win.
+ */
+#ifndef IOCORO_TESTS_URING_BPF_H
+#define IOCORO_TESTS_URING_BPF_H
+
+#include <linux/io_uring.h>
+#include <liburing.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* how long a CQE that must come may take (TCG + KASAN are slow) */
+#define URING_CQE_TIMEOUT_MS 10000
+/* how long we watch for a CQE that must not come */
+#define URING_NO_CQE_MS 200
+
+/* io_uring_register(2) raw: 0 (or its positive result) or -errno */
+int uring_register(int ring_fd, unsigned int op, const void *arg,
+		   unsigned int nr);
+/* IORING_ATTACH_BPF of @nr program fds: 0 or -errno */
+int uring_attach(struct io_uring *ring, const int *fds, unsigned int nr);
+/* IORING_DETACH_BPF: 0 or -errno */
+int uring_detach(struct io_uring *ring);
+/* IORING_REGISTER_BPF_BUDGET (nr_args = @steps, no arg): 0 or -errno */
+int uring_set_budget(struct io_uring *ring, unsigned int steps);
+
+/*
+ * Teach libbpf 1.1 SEC("iouring") (BPF_PROG_TYPE_IOURING); once per
+ * process, further calls do nothing. Call before <skel>__open().
+ */
+void uring_bpf_register_sec(void);
+
+/* io_uring_queue_init(), failing the test on error */
+void uring_init(struct io_uring *ring, unsigned int entries,
+		unsigned int flags);
+/* io_uring_queue_init_params(), failing the test on error */
+void uring_init_params(struct io_uring *ring, unsigned int entries,
+		       struct io_uring_params *p);
+
+/* a zeroed SQE (64 or 128 bytes as the ring's) */
+struct io_uring_sqe *uring_sqe(struct io_uring *ring);
+/* an IORING_OP_BPF SQE: every field zero but opcode, off and user_data */
+struct io_uring_sqe *uring_prep_bpf(struct io_uring *ring, uint64_t index,
+				    uint64_t ud);
+/* io_uring_submit() must return @n */
+void uring_submit(struct io_uring *ring, int n);
+
+/* one CQE within @ms (not consumed): 0, or -ETIME */
+int uring_wait_cqe_ms(struct io_uring *ring, struct io_uring_cqe **cqe,
+		      unsigned int ms);
+/*
+ * Exactly @n CQEs, each within URING_CQE_TIMEOUT_MS, copied to @out in
+ * arrival order and consumed; then none for URING_NO_CQE_MS.
+ */
+void uring_reap(struct io_uring *ring, struct io_uring_cqe *out,
+		unsigned int n);
+/* print @n CQEs to stderr, one a line */
+void uring_dump_cqes(const struct io_uring_cqe *cqes, unsigned int n);
+/* the one CQE of @cqes with user_data @ud (fails unless exactly one) */
+const struct io_uring_cqe *uring_find_cqe(const struct io_uring_cqe *cqes,
+					  unsigned int n, uint64_t ud);
+
+/* /proc/self/fdinfo/<ring fd> as a string (static buffer) */
+char *uring_fdinfo(struct io_uring *ring);
+
+/* CLOCK_MONOTONIC in ns */
+uint64_t uring_now_ns(void);
+void uring_sleep_ms(unsigned int ms);
+
+#endif
