@@ -10,6 +10,9 @@
  *                  detach fails with -EBADF
  *   sleepable      the same with peek, a SEC("iouring.s") program that
  *                  calls bpf_copy_from_user()
+ *   defer_taskrun  two_step on a SINGLE_ISSUER | DEFER_TASKRUN ring, where
+ *                  steps run only while the task waits; four coroutines
+ *                  at once, reaped in any order
  *   op_failure     the read fails (-EBADF): the step after it still runs
  *                  and ends the coroutine with that error
  *   budget         iocoro_set_budget(1): the second step fails with -ELOOP
@@ -58,7 +61,7 @@ static int data_fd(void)
 	return fd;
 }
 
-static struct rt_bpf *load(struct iocoro *co)
+static struct rt_bpf *load_flags(struct iocoro *co, unsigned int flags)
 {
 	static char log[64 * 1024];
 	struct iocoro_load_opts opts = {
@@ -67,7 +70,7 @@ static struct rt_bpf *load(struct iocoro *co)
 	struct rt_bpf *skel;
 	int ret;
 
-	CHECK_RET(iocoro_queue_init(8, co, 0));
+	CHECK_RET(iocoro_queue_init(8, co, flags));
 	skel = rt_bpf__open();
 	CHECK(skel != NULL);
 	CHECK_EQ(CHECK_RET(iocoro_object_prepare(skel->obj, &opts)), 2);
@@ -78,6 +81,11 @@ static struct rt_bpf *load(struct iocoro *co)
 	CHECK_EQ(CHECK_RET(iocoro_attach_object(co, skel->obj)), 2);
 	CHECK_EQ(co->nr_progs, 2);
 	return skel;
+}
+
+static struct rt_bpf *load(struct iocoro *co)
+{
+	return load_flags(co, 0);
 }
 
 static void wait_done(struct iocoro *co, struct iocoro_done *done)
@@ -167,6 +175,43 @@ static void case_sleepable(void)
 	iocoro_queue_exit(&co);
 	rt_bpf__destroy(skel);
 	close(st.fd);
+}
+
+static void case_defer_taskrun(void)
+{
+	char buf[4][64];
+	struct rt_state st = { 0 };
+	struct iocoro_done done;
+	struct rt_bpf *skel;
+	struct iocoro co;
+	unsigned int seen = 0, i;
+	int fd;
+
+	skel = load_flags(&co, IORING_SETUP_SINGLE_ISSUER |
+				IORING_SETUP_DEFER_TASKRUN);
+	fd = data_fd();
+	for (i = 0; i < 4; i++) {
+		memset(buf[i], 0, sizeof(buf[i]));
+		st.fd = fd;
+		st.buf = (uintptr_t)buf[i];
+		st.len = sizeof(buf[i]);
+		CHECK_RET(iocoro_start_state(&co, 0, i, skel->maps.states, &st,
+					     sizeof(st)));
+	}
+	for (i = 0; i < 4; i++) {
+		wait_done(&co, &done);
+		CHECK(done.id < 4);
+		CHECK(!(seen & (1U << done.id)));
+		seen |= 1U << done.id;
+		CHECK_EQ(done.how, IOCORO_FINISHED);
+		CHECK_EQ(done.res, (int)strlen(DATA));
+		CHECK(!memcmp(buf[done.id], DATA, strlen(DATA)));
+	}
+	CHECK_EQ(seen, 0xf);
+	CHECK_EQ(io_uring_cq_ready(&co.ring), 0);
+	iocoro_queue_exit(&co);
+	rt_bpf__destroy(skel);
+	close(fd);
 }
 
 static void case_op_failure(void)
@@ -297,6 +342,7 @@ static const struct {
 } cases[] = {
 	{ "coroutine", case_coroutine },
 	{ "sleepable", case_sleepable },
+	{ "defer_taskrun", case_defer_taskrun },
 	{ "op_failure", case_op_failure },
 	{ "budget", case_budget },
 	{ "verifier_log", case_verifier_log },
