@@ -39,7 +39,11 @@ extern "C" {
 #define IOCORO_VERSION_MINOR 1
 
 /* the patched uapi must be the one included above */
+#ifdef __cplusplus
+static_assert(sizeof(struct io_uring_bpf_ctx) == 32,
+#else
 _Static_assert(sizeof(struct io_uring_bpf_ctx) == 32,
+#endif
 	       "iocoro.h needs the patched kernel's <linux/io_uring.h> "
 	       "(pkg-config --cflags iocoro), included before <liburing.h>");
 

@@ -46,6 +46,12 @@ make -C "$tmp/tutorial" O="$tmp/out" || fail "building the tutorial"
 readelf -d "$tmp/out/orc" | grep -q 'NEEDED.*libiocoro\.so\.0' ||
 	fail "orc is not linked with libiocoro.so.0"
 
+echo "== the installed iocoro.h in C++ (c++ -fsyntax-only)"
+printf '#include <iocoro.h>\nint main() { struct iocoro co; return iocoro_queue_init(4, &co, 0); }\n' \
+	>"$tmp/cxx.cc"
+c++ -Wall -Wextra -Werror -fsyntax-only $(pkg-config --cflags iocoro) "$tmp/cxx.cc" ||
+	fail "iocoro.h does not compile as C++"
+
 echo "== orc on this host's kernel (without the series)"
 out=$(LD_LIBRARY_PATH="$(dirname "$lib")" "$tmp/out/orc" /etc/hostname 2>&1) &&
 	rc=0 || rc=$?
