@@ -1314,6 +1314,84 @@ static void t_teardown_taskwork(void)
 	chain_bpf__destroy(skel);
 }
 
+/*
+ * The ring is the parent's, the chain the child's: the child submits an
+ * endless NOP chain on the inherited ring and stays in task_work; after
+ * its SIGKILL the parent finds the chain's end on the ring, one CQE of the
+ * BPF request with -ECANCELED.
+ */
+static void t_sigkill_cqe(void)
+{
+	struct io_uring ring;
+	struct chain_bpf *skel = setup(&ring, 8);
+	struct io_uring_cqe cqe;
+	uint64_t t0;
+	int p[2], status;
+	pid_t pid;
+
+	CHECK_EQ(uring_set_budget(&ring, MAX_BUDGET), 0);
+	skel->bss->nc_len = 0;
+	skel->bss->nc_idx = P_NOP_CHAIN;
+	skel->bss->nc_nop_ud = UD_NOP;
+	skel->bss->nc_done_ud = UD_DONE;
+
+	CHECK_SYS(pipe2(p, O_CLOEXEC));
+	fflush(stdout);
+	fflush(stderr);
+	pid = CHECK_SYS(fork());
+	if (!pid) {
+		close(p[0]);
+		uring_prep_bpf(&ring, P_NOP_CHAIN, UD_BPF)->flags =
+			IOSQE_CQE_SKIP_SUCCESS;
+		write_byte(p[1], 'S');
+		uring_submit(&ring, 1);
+		write_byte(p[1], 'B');
+		for (;;)
+			pause();
+	}
+	close(p[1]);
+	CHECK_EQ(read_byte_ms(p[0], TD_READY_MS), 'S');
+	t0 = uring_now_ns();
+	while (skel->bss->nc_runs < 1000) {
+		if (ms_since(t0) > TD_READY_MS) {
+			kill(pid, SIGKILL);
+			FAIL("the chain did only %u steps in %u ms",
+			     skel->bss->nc_runs, TD_READY_MS);
+		}
+		uring_sleep_ms(5);
+	}
+	CHECK_EQ(read_byte_ms(p[0], 0), -1);
+	CHECK_SYS(kill(pid, SIGKILL));
+	if (!reap_within(pid, TEARDOWN_BOUND_MS, &status)) {
+		dump_task(pid);
+		FAIL("not reaped within %u ms of a SIGKILL", TEARDOWN_BOUND_MS);
+	}
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL)
+		FAIL("child wait status 0x%x, want killed by SIGKILL", status);
+
+	uring_reap(&ring, &cqe, 1);
+	CHECK_CQE(&cqe, UD_BPF, -ECANCELED);
+	CHECK_EQ(cqe.flags, 0);
+	CHECK(skel->bss->nc_runs < MAX_BUDGET);
+	CHECK_EQ(skel->bss->nc_bad_prev, 0);
+	printf("sigkill_cqe: the chain ended with -ECANCELED after %u steps\n",
+	       skel->bss->nc_runs);
+
+	/*
+	 * The ring still works for its owner. liburing's SQ indices are
+	 * private memory: catch up with the child's submission first.
+	 */
+	ring.sq.sqe_head = ring.sq.sqe_tail = IO_URING_READ_ONCE(*ring.sq.ktail);
+	skel->bss->rv_ret = 99;
+	uring_prep_bpf(&ring, P_RET_VAL, UD_BPF2);
+	uring_submit(&ring, 1);
+	uring_reap(&ring, &cqe, 1);
+	CHECK_CQE(&cqe, UD_BPF2, 99);
+
+	close(p[0]);
+	teardown(&ring, skel);
+}
+
 /* ====================================================== 7. verifier */
 
 #define INSN(c, d, s, o, i)                                                   \
@@ -1738,6 +1816,7 @@ static const struct test_case cases[] = {
 	CASE(teardown_exec),
 	CASE(teardown_sigkill_busy),
 	CASE(teardown_taskwork),
+	CASE(sigkill_cqe),
 	CASE(verifier_ctx),
 	CASE(verifier_ctx_valid),
 	CASE(verifier_helpers),
