@@ -50,7 +50,7 @@ build_key=$({ echo "$series_key"; cat "${frags[@]}" "$0"; } | sha256sum | cut -c
 mkdir -p "$cache"
 # The source tree: exclusive while it may change, shared while it is read.
 exec 9>"$cache/.lock"
-flock 9
+flock -s 9
 
 git_src() { git -C "$src" -c user.name=iocoro -c user.email=iocoro@localhost "$@"; }
 
@@ -83,13 +83,24 @@ apply_series() {
 	echo "$series_key" >"$src/.iocoro-series"
 }
 
-if [ "$(cat "$src/.iocoro-tarball" 2>/dev/null)" != "$version" ] || [ ! -d "$src/.git" ]; then
-	unpack
+tree_current() {
+	[ "$(cat "$src/.iocoro-tarball" 2>/dev/null)" = "$version" ] &&
+		[ -d "$src/.git" ] &&
+		[ "$(cat "$src/.iocoro-series" 2>/dev/null)" = "$series_key" ]
+}
+
+# Readers of an up-to-date tree only share the lock; changing the tree
+# waits for the builds reading it, then looks again.
+if ! tree_current; then
+	flock 9
+	if [ "$(cat "$src/.iocoro-tarball" 2>/dev/null)" != "$version" ] || [ ! -d "$src/.git" ]; then
+		unpack
+	fi
+	if [ "$(cat "$src/.iocoro-series" 2>/dev/null)" != "$series_key" ]; then
+		apply_series
+	fi
+	flock -s 9
 fi
-if [ "$(cat "$src/.iocoro-series" 2>/dev/null)" != "$series_key" ]; then
-	apply_series
-fi
-flock -s 9
 
 mk() { make -s -C "$src" O="$1" ARCH=x86_64 "${@:2}"; }
 
