@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Tests of the copychain program, run as a child on generated files:
+ *
+ *   copychain_test COPYCHAIN host     bad input (on any kernel), then the
+ *                                     running kernel: without the series a
+ *                                     copy fails with iocoro_strerror()'s
+ *                                     words and creates nothing; with it,
+ *                                     the copy works (unit test, host)
+ *   copychain_test COPYCHAIN errors   bad input: missing SRC, SRC a
+ *                                     directory, DST in a missing
+ *                                     directory, same file, ... (guest)
+ *   copychain_test COPYCHAIN sizes    files of 0, 1, chunk-1, chunk,
+ *                                     chunk+1, 3 MiB+17 random bytes, and
+ *                                     over an existing DST (guest)
+ *   copychain_test COPYCHAIN budget   more steps than the default budget
+ *                                     (small chunks) (guest)
+ *   copychain_test COPYCHAIN enospc   1 MiB into a 256 KiB tmpfs: ENOSPC,
+ *                                     no DST, no temporary file (guest,
+ *                                     root)
+ *   copychain_test gen FILE BYTES     write BYTES random bytes to FILE
+ *                                     (for scripts/run-main.sh)
+ *   copychain_test cmp A B            exit 0 if A and B have the same bytes
+ *
+ * Everything happens in a fresh directory under $TMPDIR (or /tmp), which
+ * each case checks entry by entry: a temporary DST.XXXXXX left behind
+ * fails it.
+ */
+#define _GNU_SOURCE
+#include <iocoro.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+
+#define CHUNK (128U << 10)
+
+static const char *bin;
+static char work[256];
+
+/* ---- files ---- */
+
+static uint64_t rng_state;
+
+static uint64_t rng(void)
+{
+	uint64_t x = rng_state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return rng_state = x;
+}
+
+static void gen_file(const char *path, size_t size, mode_t mode)
+{
+	static unsigned char buf[64 * 1024];
+	size_t left = size;
+	int fd;
+
+	fd = CHECK_SYS(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			    0600));
+	while (left) {
+		size_t n = left < sizeof(buf) ? left : sizeof(buf), i;
+
+		for (i = 0; i < n; i += 8) {
+			uint64_t r = rng();
+
+			memcpy(buf + i, &r, n - i < 8 ? n - i : 8);
+		}
+		CHECK_EQ(write(fd, buf, n), (long long)n);
+		left -= n;
+	}
+	CHECK_SYS(fchmod(fd, mode));
+	CHECK_SYS(close(fd));
+}
+
+static unsigned char *slurp(const char *path, size_t *size)
+{
+	struct stat st;
+	unsigned char *p;
+	size_t got = 0;
+	int fd;
+
+	fd = CHECK_SYS(open(path, O_RDONLY | O_CLOEXEC));
+	CHECK_SYS(fstat(fd, &st));
+	p = malloc((size_t)st.st_size + 1);
+	CHECK(p);
+	while (got < (size_t)st.st_size) {
+		ssize_t n = CHECK_SYS(read(fd, p + got,
+					   (size_t)st.st_size - got));
+
+		CHECK(n > 0);
+		got += (size_t)n;
+	}
+	CHECK_SYS(close(fd));
+	*size = got;
+	return p;
+}
+
+/* 0 if the files have the same bytes, 1 if not */
+static int same_bytes(const char *a, const char *b)
+{
+	size_t na, nb;
+	unsigned char *pa = slurp(a, &na), *pb = slurp(b, &nb);
+	int differ = na != nb || memcmp(pa, pb, na);
+
+	if (differ)
+		fprintf(stderr, "%s (%zu bytes) and %s (%zu bytes) differ\n",
+			a, na, b, nb);
+	free(pa);
+	free(pb);
+	return differ;
+}
+
+static char *path_in(const char *dir, const char *name)
+{
+	char *p;
+
+	CHECK(asprintf(&p, "%s/%s", dir, name) > 0);
+	return p;
+}
+
+/* the entries of @dir, sorted and joined by spaces ("" when empty) */
+static void dir_entries(const char *dir, char *out, size_t size)
+{
+	struct dirent **list;
+	size_t len = 0;
+	int n, i;
+
+	n = CHECK_SYS(scandir(dir, &list, NULL, alphasort));
+	out[0] = '\0';
+	for (i = 0; i < n; i++) {
+		const char *name = list[i]->d_name;
+
+		if (strcmp(name, ".") && strcmp(name, "..")) {
+			len += (size_t)snprintf(out + len, size - len, "%s%s",
+						len ? " " : "", name);
+			CHECK(len < size);
+		}
+		free(list[i]);
+	}
+	free(list);
+}
+
+#define CHECK_ENTRIES(dir, expected)                                          \
+	do {                                                                  \
+		char entries_[4096];                                          \
+		dir_entries((dir), entries_, sizeof(entries_));               \
+		if (strcmp(entries_, (expected)))                             \
+			FAIL("%s holds '%s', expected '%s'", (dir), entries_, \
+			     (expected));                                     \
+	} while (0)
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* ---- running copychain ---- */
+
+struct run {
+	int status;	/* exit status, 128 + signal if killed */
+	char out[16384];	/* stdout and stderr */
+};
+
+static void run_copychain(struct run *r, ...)
+{
+	const char *argv[16];
+	va_list ap;
+	size_t len = 0;
+	int pipefd[2], argc = 0, wst;
+	pid_t pid;
+	ssize_t n;
+
+	argv[argc++] = bin;
+	va_start(ap, r);
+	while ((argv[argc] = va_arg(ap, const char *)))
+		CHECK(++argc < 15);
+	va_end(ap);
+
+	CHECK_SYS(pipe2(pipefd, O_CLOEXEC));
+	pid = CHECK_SYS(fork());
+	if (!pid) {
+		dup2(pipefd[1], 1);
+		dup2(pipefd[1], 2);
+		execv(bin, (char *const *)argv);
+		perror(bin);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	while ((n = read(pipefd[0], r->out + len, sizeof(r->out) - 1 - len)) > 0)
+		len += (size_t)n;
+	r->out[len] = '\0';
+	close(pipefd[0]);
+	CHECK_SYS(waitpid(pid, &wst, 0));
+	r->status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
+
+	printf("$ %s", bin);
+	for (argc = 1; argv[argc]; argc++)
+		printf(" %s", argv[argc]);
+	printf("  -> exit %d\n%s", r->status, r->out);
+	fflush(stdout);
+}
+
+#define CHECK_OUT(r, s)                                                       \
+	do {                                                                  \
+		if (!strstr((r)->out, (s)))                                   \
+			FAIL("output lacks '%s'", (s));                       \
+	} while (0)
+
+/* ---- cases ---- */
+
+/* a copy that must work: content, mode, output, no leftovers */
+static void copy_ok(const char *name, size_t size, mode_t mode,
+		    unsigned int chunk, int pass_chunk)
+{
+	char *src = path_in(work, name), *dst, *dname, line[128], chunk_s[32];
+	uint64_t chunks = (size + chunk - 1) / chunk;
+	struct stat st;
+	struct run r;
+
+	CHECK(asprintf(&dname, "%s.copy", name) > 0);
+	dst = path_in(work, dname);
+	gen_file(src, size, mode);
+	snprintf(chunk_s, sizeof(chunk_s), "%u", chunk);
+	if (pass_chunk)
+		run_copychain(&r, src, dst, "--chunk", chunk_s, NULL);
+	else
+		run_copychain(&r, src, dst, NULL);
+	CHECK_EQ(r.status, 0);
+	snprintf(line, sizeof(line), "copychain: copied %zu bytes in %llu steps\n",
+		 size, (unsigned long long)(2 * chunks + 3));
+	CHECK_OUT(&r, line);
+	CHECK_EQ(same_bytes(src, dst), 0);
+	CHECK_SYS(stat(dst, &st));
+	CHECK_EQ(st.st_mode & 07777, mode);
+	CHECK_EQ(st.st_size, (long long)size);
+	/* exactly the two files: no DST.XXXXXX left */
+	{
+		char want[512];
+
+		snprintf(want, sizeof(want), "%s %s", name, dname);
+		CHECK_ENTRIES(work, want);
+	}
+	CHECK_SYS(unlink(src));
+	CHECK_SYS(unlink(dst));
+	free(src);
+	free(dst);
+	free(dname);
+}
+
+static void case_sizes(void)
+{
+	static const struct { const char *name; size_t size; mode_t mode; } f[] = {
+		{ "empty", 0, 0644 },
+		{ "one", 1, 0600 },
+		{ "chunk-1", CHUNK - 1, 0640 },
+		{ "chunk", CHUNK, 0755 },
+		{ "chunk+1", CHUNK + 1, 0700 },
+		{ "3MiB+17", (3U << 20) + 17, 0751 },
+	};
+	char *src, *dst;
+	struct stat st;
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		copy_ok(f[i].name, f[i].size, f[i].mode, CHUNK, 0);
+	/* other chunk sizes, given on the command line */
+	copy_ok("odd-chunk", 100000, 0644, 4093, 1);
+	copy_ok("big-chunk", (1U << 20) + 3, 0644, 1U << 20, 1);
+
+	/* over an existing DST: replaced, with SRC's mode */
+	src = path_in(work, "new");
+	dst = path_in(work, "old");
+	gen_file(src, 70000, 0604);
+	gen_file(dst, 200000, 0666);
+	run_copychain(&r, src, dst, NULL);
+	CHECK_EQ(r.status, 0);
+	CHECK_EQ(same_bytes(src, dst), 0);
+	CHECK_SYS(stat(dst, &st));
+	CHECK_EQ(st.st_mode & 07777, 0604);
+	CHECK_ENTRIES(work, "new old");
+	unlink(src);
+	unlink(dst);
+	free(src);
+	free(dst);
+}
+
+static void case_budget(void)
+{
+	/* 4097 chunks: 8197 steps, twice the kernel's default budget */
+	copy_ok("many-chunks", (1U << 20) + 17, 0644, 256, 1);
+}
+
+/* bad input: an error, exit 1 or 2, nothing created or changed */
+static void case_errors(void)
+{
+	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
+	char *missing = path_in(work, "missing");
+	char *in_missing = path_in(work, "no-such-dir/dst");
+	char *hard = path_in(work, "hardlink");
+	struct run r;
+
+	gen_file(src, 5000, 0644);
+
+	/* usage */
+	run_copychain(&r, NULL);
+	CHECK_EQ(r.status, 2);
+	CHECK_OUT(&r, "usage: copychain SRC DST");
+	run_copychain(&r, src, NULL);
+	CHECK_EQ(r.status, 2);
+	run_copychain(&r, src, dst, "--chunk", "0", NULL);
+	CHECK_EQ(r.status, 2);
+	CHECK_OUT(&r, "--chunk");
+	run_copychain(&r, src, dst, "--chunk", "12Q", NULL);
+	CHECK_EQ(r.status, 2);
+	run_copychain(&r, src, dst, "--chunk", "2G", NULL);
+	CHECK_EQ(r.status, 2);
+	run_copychain(&r, src, dst, "--bogus", NULL);
+	CHECK_EQ(r.status, 2);
+	CHECK_ENTRIES(work, "src");
+
+	/* a missing SRC */
+	run_copychain(&r, missing, dst, NULL);
+	CHECK_EQ(r.status, 1);
+	CHECK_OUT(&r, "missing: No such file or directory");
+	CHECK_ENTRIES(work, "src");
+
+	/* SRC a directory */
+	run_copychain(&r, work, dst, NULL);
+	CHECK_EQ(r.status, 1);
+	CHECK_OUT(&r, "Is a directory");
+	CHECK_ENTRIES(work, "src");
+
+	/* SRC not a regular file */
+	run_copychain(&r, "/dev/null", dst, NULL);
+	CHECK_EQ(r.status, 1);
+	CHECK_OUT(&r, "not a regular file");
+	CHECK_ENTRIES(work, "src");
+
+	/* DST in a directory that is not there */
+	run_copychain(&r, src, in_missing, NULL);
+	CHECK_EQ(r.status, 1);
+	CHECK_OUT(&r, "no-such-dir: No such file or directory");
+	CHECK_ENTRIES(work, "src");
+
+	/* DST a directory */
+	run_copychain(&r, src, work, NULL);
+	CHECK_EQ(r.status, 1);
+	CHECK_OUT(&r, "Is a directory");
+	CHECK_ENTRIES(work, "src");
+
+	/* the same file, by its name and by a hard link */
+	run_copychain(&r, src, src, NULL);
+	CHECK_EQ(r.status, 1);
+	CHECK_OUT(&r, "are the same file");
+	CHECK_SYS(link(src, hard));
+	run_copychain(&r, src, hard, NULL);
+	CHECK_EQ(r.status, 1);
+	CHECK_OUT(&r, "are the same file");
+	CHECK_ENTRIES(work, "hardlink src");
+	CHECK_SYS(unlink(hard));
+	{
+		size_t n;
+		unsigned char *p = slurp(src, &n);
+
+		CHECK_EQ(n, 5000);	/* not truncated */
+		free(p);
+	}
+
+	unlink(src);
+	free(src);
+	free(dst);
+	free(missing);
+	free(in_missing);
+	free(hard);
+}
+
+/* a full disk: the write's ENOSPC ends the copy, nothing is left */
+static void case_enospc(void)
+{
+	char *src = path_in(work, "big"), *small = path_in(work, "small");
+	char *dst = path_in(small, "dst");
+	struct run r;
+	int ret;
+
+	gen_file(src, 1U << 20, 0644);
+	CHECK_SYS(mkdir(small, 0755));
+	CHECK_SYS(mount("none", small, "tmpfs", 0, "size=256k"));
+	run_copychain(&r, src, dst, NULL);
+	ret = r.status;
+	CHECK_ENTRIES(small, "");
+	CHECK_SYS(umount(small));
+	CHECK_EQ(ret, 1);
+	CHECK_OUT(&r, "No space left on device");
+	CHECK_OUT(&r, "(write at offset");
+	CHECK_ENTRIES(work, "big small");
+	rmdir(small);
+	unlink(src);
+	free(src);
+	free(small);
+	free(dst);
+}
+
+/* the kernel: iocoro's words and nothing created without the series */
+static void case_host(void)
+{
+	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
+	int probe = iocoro_probe();
+	struct run r;
+
+	printf("iocoro_probe() = %d (%s)\n", probe, iocoro_strerror(probe));
+	gen_file(src, 300000, 0640);
+	run_copychain(&r, src, dst, NULL);
+	if (probe == 0) {
+		CHECK_EQ(r.status, 0);
+		CHECK_EQ(same_bytes(src, dst), 0);
+		CHECK_ENTRIES(work, "dst src");
+		unlink(dst);
+	} else {
+		char want[512];
+
+		CHECK_EQ(r.status, 1);
+		snprintf(want, sizeof(want), "copychain: %s\n",
+			 iocoro_strerror(probe));
+		CHECK_OUT(&r, want);
+		CHECK_ENTRIES(work, "src");
+	}
+	unlink(src);
+	free(src);
+	free(dst);
+}
+
+int main(int argc, char **argv)
+{
+	const char *tmp = getenv("TMPDIR");
+	const char *mode;
+
+	rng_state = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)getpid() << 32) ^
+		    (uint64_t)time(NULL);
+	if (argc == 4 && !strcmp(argv[1], "gen")) {
+		gen_file(argv[2], strtoull(argv[3], NULL, 0), 0644);
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "cmp"))
+		return same_bytes(argv[2], argv[3]);
+	if (argc != 3) {
+		fprintf(stderr,
+			"usage: copychain_test COPYCHAIN host|errors|sizes|budget|enospc\n"
+			"       copychain_test gen FILE BYTES | cmp A B\n");
+		return 2;
+	}
+	bin = argv[1];
+	mode = argv[2];
+	snprintf(work, sizeof(work), "%s/copychain-test.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	CHECK(mkdtemp(work));
+	/* the modes the tests give must survive as they are */
+	umask(0);
+
+	if (!strcmp(mode, "host")) {
+		case_errors();
+		case_host();
+	} else if (!strcmp(mode, "errors")) {
+		case_errors();
+	} else if (!strcmp(mode, "sizes")) {
+		case_sizes();
+	} else if (!strcmp(mode, "budget")) {
+		case_budget();
+	} else if (!strcmp(mode, "enospc")) {
+		case_enospc();
+	} else {
+		FAIL("unknown case '%s'", mode);
+	}
+	CHECK_ENTRIES(work, "");
+	nftw(work, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	printf("copychain_test %s: ok\n", mode);
+	return 0;
+}
