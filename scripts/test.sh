@@ -18,6 +18,8 @@
 #                           <build dir>-run/test/
 #   IOCORO_KERNEL_HEADERS   exported uapi headers to build against
 #   IOCORO_GUEST_TIMEOUT    QEMU timeout of the guest stage in s (default 1200)
+#   IOCORO_SELFTEST=always  run the harness self-test even if it passed
+#                           before for the same initramfs/ and kernel
 #
 # Every stage runs even after an earlier failure unless it needs that
 # stage's result; the exit status is non-zero if any stage failed or was
@@ -62,8 +64,23 @@ do_guest() {
 		ctest --test-dir "$build" -L guest --no-tests=error --output-on-failure
 }
 
+# The harness self-test proves what the harness does with a given kernel:
+# once it passed for these inputs (initramfs/, the runner's scripts, the
+# bzImage), running it again proves nothing new, so a pass is remembered
+# in the kernel cache. IOCORO_SELFTEST=always runs it regardless.
 do_selftest() {
-	initramfs/selftest.sh --kernel "$(kernel_obj)/arch/x86/boot/bzImage"
+	local bz key stamp
+	bz=$(kernel_obj)/arch/x86/boot/bzImage
+	key=$(cat initramfs/*.sh initramfs/dracut/*/* scripts/test.sh "$bz" |
+		sha256sum | cut -c1-16)
+	stamp=${IOCORO_CACHE:-/var/cache/iocoro}/selftest-$key.passed
+	if [ -f "$stamp" ] && [ "${IOCORO_SELFTEST:-}" != always ]; then
+		echo "selftest: passed before with these inputs ($key), see $stamp"
+		cat "$stamp"
+		return 0
+	fi
+	initramfs/selftest.sh --kernel "$bz" | tee "$run/selftest.out" || return 1
+	cp "$run/selftest.out" "$stamp"
 }
 
 stage deps -- scripts/install-deps.sh
