@@ -9,15 +9,19 @@
 #   build      cmake --build
 #   kernel     kernel/build.sh release
 #   initramfs  initramfs/build-initramfs.sh: the build tree in a guest image
-#   demo       apps/nopchain (a chain of IOCORO_DEMO_NOPS linked NOPs) in
-#              the guest; its output is printed at the end
+#   demo       apps/copychain in the guest: IOCORO_DEMO_MIB MiB of random
+#              bytes copied by one in-kernel coroutine, checked with cmp
+#              (apps/copychain/copychain-demo.sh); then apps/nopchain (a
+#              chain of IOCORO_DEMO_NOPS linked NOPs); the output is
+#              printed at the end
 #
 # Usage: scripts/run-main.sh
 # Environment:
 #   IOCORO_BUILD_DIR        CMake build dir (default build/); run artifacts
 #                           go to <build dir>-run/main/
 #   IOCORO_KERNEL_HEADERS   exported uapi headers to build against
-#   IOCORO_DEMO_NOPS        chain length (default 64)
+#   IOCORO_DEMO_MIB         size of the file copychain copies (default 8)
+#   IOCORO_DEMO_NOPS        nopchain's chain length (default 64)
 #   IOCORO_GUEST_TIMEOUT    QEMU timeout in s (default 600)
 set -euo pipefail
 
@@ -32,6 +36,7 @@ build=${build%/}
 run=$build-run/main
 img=$run/guest-initramfs.img
 nops=${IOCORO_DEMO_NOPS:-64}
+mib=${IOCORO_DEMO_MIB:-8}
 
 stages_init "$run/logs"
 echo "run-main: build dir $build, logs and guest image in $run"
@@ -55,7 +60,7 @@ do_demo() {
 	initramfs/run-guest.sh --kernel "$(kernel_obj)/arch/x86/boot/bzImage" \
 		--initrd "$img" --timeout "${IOCORO_GUEST_TIMEOUT:-600}" \
 		--log-dir "$run/guest-logs" -- \
-		"$build/apps/nopchain/nopchain" "$nops"
+		"$(printf '%q ' "$build/apps/copychain/copychain-demo.sh" "$mib")&& $(printf '%q ' "$build/apps/nopchain/nopchain" "$nops")"
 }
 
 stage deps -- scripts/install-deps.sh

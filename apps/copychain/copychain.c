@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "copychain.h"
@@ -53,11 +54,12 @@ static const int cc_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: copychain SRC DST [--chunk BYTES]\n"
+		"usage: copychain SRC DST [--chunk BYTES] [--verbose]\n"
 		"Copy the regular file SRC to DST with one in-kernel io_uring "
 		"coroutine.\n"
 		"  --chunk BYTES  bytes per read and write (default 128K; "
-		"suffixes K, M, G)\n");
+		"suffixes K, M, G)\n"
+		"  -v, --verbose  also print how long the coroutine ran\n");
 }
 
 /* "131072", "128K", "128KiB", "1M", "1G"; 0 on success */
@@ -140,7 +142,9 @@ int main(int argc, char **argv)
 	uint64_t chunks, steps, budget;
 	uint32_t chunk;
 	int src_fd = -1, tmp_fd = -1, dfd, ret, prog, i;
-	int have_co = 0, grown = 0, rc = 1;
+	int have_co = 0, grown = 0, verbose = 0, rc = 1;
+	struct timespec t0, t1;
+	double secs;
 	void *buf = MAP_FAILED;
 
 	/* ---- arguments ---- */
@@ -150,6 +154,8 @@ int main(int argc, char **argv)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			usage(stdout);
 			return 0;
+		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			verbose = 1;
 		} else if (!strcmp(a, "--chunk") || !strncmp(a, "--chunk=", 8)) {
 			const char *v = a[7] == '=' ? a + 8 : argv[++i];
 
@@ -346,6 +352,7 @@ int main(int argc, char **argv)
 	st.dst_fd = tmp_fd;
 	st.chunk = chunk;
 	st.buf = (uintptr_t)buf;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ret = iocoro_start_state(&co, (unsigned int)prog, 0,
 				 skel->maps.cc_states, &st, sizeof(st));
 	if (ret < 0)
@@ -355,6 +362,9 @@ int main(int argc, char **argv)
 	while (ret == -EINTR);
 	if (ret < 0)
 		goto err;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (double)(t1.tv_sec - t0.tv_sec) +
+	       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	ret = iocoro_state_read(skel->maps.cc_states, 0, &st, sizeof(st));
 	if (ret < 0)
 		goto err;
@@ -404,6 +414,11 @@ int main(int argc, char **argv)
 
 	printf("copychain: copied %" PRIu64 " bytes in %u steps\n",
 	       (uint64_t)st.copied, st.steps);
+	if (verbose)
+		printf("copychain: the coroutine ran %.3f s: %.1f MiB/s, %.1f us a step, %u short writes, chunk %u\n",
+		       secs, secs > 0 ? (double)st.copied / (1 << 20) / secs : 0,
+		       st.steps ? secs * 1e6 / st.steps : 0, st.short_writes,
+		       chunk);
 	rc = 0;
 	goto out;
 
