@@ -18,9 +18,9 @@
  *   copychain_test COPYCHAIN enospc   1 MiB into a 256 KiB tmpfs: ENOSPC,
  *                                     no DST, no temporary file (guest,
  *                                     root)
- *   copychain_test gen FILE BYTES     write BYTES random bytes to FILE
- *                                     (for scripts/run-main.sh)
- *   copychain_test cmp A B            exit 0 if A and B have the same bytes
+ *   copychain_test COPYCHAIN signal   SIGTERM, SIGINT in the middle of a
+ *                                     copy: no DST, no temporary file
+ *                                     (guest)
  *
  * Everything happens in a fresh directory under $TMPDIR (or /tmp), which
  * each case checks entry by entry: a temporary DST.XXXXXX left behind
@@ -432,6 +432,51 @@ static void case_enospc(void)
 	enospc("size=200k", "(write at offset 204800)");
 }
 
+/*
+ * Killed in the middle (SIGTERM, SIGINT): the temporary file goes with
+ * the process, DST is not created. A copy in chunks of 512 bytes takes
+ * 16k steps, long enough to be caught running.
+ */
+static void killed(int sig)
+{
+	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
+	const char *argv[] = { bin, "--chunk", "512", src, dst, NULL };
+	char entries[4096];
+	int wst, tries;
+	pid_t pid;
+
+	gen_file(src, 4U << 20, 0644);
+	pid = CHECK_SYS(fork());
+	if (!pid) {
+		execv(bin, (char *const *)argv);
+		_exit(127);
+	}
+	/* wait for dst.XXXXXX: the copy is under way */
+	for (tries = 0; tries < 20000; tries++) {
+		dir_entries(work, entries, sizeof(entries));
+		if (strstr(entries, "dst."))
+			break;
+		usleep(1000);
+	}
+	CHECK(strstr(entries, "dst."));
+	usleep(20000);
+	CHECK_SYS(kill(pid, sig));
+	CHECK_SYS(waitpid(pid, &wst, 0));
+	printf("copychain killed by signal %d: wait status 0x%x\n", sig, wst);
+	CHECK(WIFSIGNALED(wst));
+	CHECK_EQ(WTERMSIG(wst), sig);
+	CHECK_ENTRIES(work, "src");
+	unlink(src);
+	free(src);
+	free(dst);
+}
+
+static void case_signal(void)
+{
+	killed(SIGTERM);
+	killed(SIGINT);
+}
+
 /* the kernel: iocoro's words and nothing created without the series */
 static void case_host(void)
 {
@@ -468,16 +513,9 @@ int main(int argc, char **argv)
 
 	rng_state = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)getpid() << 32) ^
 		    (uint64_t)time(NULL);
-	if (argc == 4 && !strcmp(argv[1], "gen")) {
-		gen_file(argv[2], strtoull(argv[3], NULL, 0), 0644);
-		return 0;
-	}
-	if (argc == 4 && !strcmp(argv[1], "cmp"))
-		return same_bytes(argv[2], argv[3]);
 	if (argc != 3) {
 		fprintf(stderr,
-			"usage: copychain_test COPYCHAIN host|errors|sizes|budget|enospc\n"
-			"       copychain_test gen FILE BYTES | cmp A B\n");
+			"usage: copychain_test COPYCHAIN host|errors|sizes|budget|enospc|signal\n");
 		return 2;
 	}
 	bin = argv[1];
@@ -497,6 +535,8 @@ int main(int argc, char **argv)
 		case_sizes();
 	} else if (!strcmp(mode, "budget")) {
 		case_budget();
+	} else if (!strcmp(mode, "signal")) {
+		case_signal();
 	} else if (!strcmp(mode, "enospc")) {
 		case_enospc();
 	} else {
