@@ -372,9 +372,10 @@ int main(int argc, char **argv)
 	if (done.how != IOCORO_FINISHED) {
 		/* the kernel ended the chain: -ELOOP, -ECANCELED, ... */
 		fprintf(stderr, "copychain: %s -> %s: %s (after %" PRIu64
-			" bytes, %u steps)\n", src, dst,
+			" bytes, %u steps%s)\n", src, dst,
 			iocoro_strerror(done.res), (uint64_t)st.copied,
-			st.steps);
+			st.steps, done.res == -ELOOP ?
+			"; SRC is longer than its size said" : "");
 		goto out;
 	}
 	if (done.res < 0) {

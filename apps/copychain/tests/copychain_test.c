@@ -14,7 +14,8 @@
  *                                     chunk+1, 3 MiB+17 random bytes, and
  *                                     over an existing DST (guest)
  *   copychain_test COPYCHAIN budget   more steps than the default budget
- *                                     (small chunks) (guest)
+ *                                     (small chunks); a file longer than
+ *                                     its size spends the budget (guest)
  *   copychain_test COPYCHAIN enospc   1 MiB into a 256 KiB tmpfs: ENOSPC,
  *                                     no DST, no temporary file (guest,
  *                                     root)
@@ -307,8 +308,23 @@ static void case_sizes(void)
 
 static void case_budget(void)
 {
+	char *dst = path_in(work, "maps");
+	struct run r;
+
 	/* 4097 chunks: 8197 steps, twice the kernel's default budget */
 	copy_ok("many-chunks", (1U << 20) + 17, 0644, 256, 1);
+
+	/*
+	 * A file longer than its size: /proc/self/maps says 0 bytes, so
+	 * the budget is 67 steps, spent after 32 chunks of 16 bytes. The
+	 * kernel ends the chain with -ELOOP; nothing is left.
+	 */
+	run_copychain(&r, "--chunk", "16", "/proc/self/maps", dst, NULL);
+	CHECK_EQ(r.status, 1);
+	CHECK_OUT(&r, "step budget is spent");
+	CHECK_OUT(&r, "SRC is longer than its size said");
+	CHECK_ENTRIES(work, "");
+	free(dst);
 }
 
 /* bad input: an error, exit 1 or 2, nothing created or changed */
@@ -499,6 +515,15 @@ static void case_host(void)
 		snprintf(want, sizeof(want), "copychain: %s\n",
 			 iocoro_strerror(probe));
 		CHECK_OUT(&r, want);
+		CHECK_ENTRIES(work, "src");
+		/*
+		 * 600000 chunks of 1 byte would take more than 2^20 steps:
+		 * the chunk grows (before the kernel is asked)
+		 */
+		gen_file(src, 600000, 0640);
+		run_copychain(&r, "--chunk", "1", src, dst, NULL);
+		CHECK_EQ(r.status, 1);
+		CHECK_OUT(&r, "chunk grown from 1 to 2 bytes");
 		CHECK_ENTRIES(work, "src");
 	}
 	unlink(src);
