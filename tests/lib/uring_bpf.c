@@ -53,6 +53,14 @@ void uring_bpf_register_sec(void)
 	registered = true;
 }
 
+int uring_prog_fd(const struct bpf_program *prog)
+{
+	int fd = bpf_program__fd(prog);
+
+	CHECK(fd >= 0);
+	return fd;
+}
+
 void uring_init(struct io_uring *ring, unsigned int entries,
 		unsigned int flags)
 {
@@ -203,6 +211,14 @@ char *uring_fdinfo(struct io_uring *ring)
 	buf[len] = '\0';
 	close(fd);
 	return buf;
+}
+
+int uring_closed_fd(void)
+{
+	int fd = CHECK_SYS(open("/dev/null", O_RDONLY | O_CLOEXEC));
+
+	CHECK_SYS(close(fd));
+	return fd;
 }
 
 uint64_t uring_now_ns(void)

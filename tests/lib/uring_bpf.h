@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "check.h" /* EXPECT_CQE */
+
 /* how long a CQE that must come may take (TCG + KASAN are slow) */
 #define URING_CQE_TIMEOUT_MS 10000
 /* how long we watch for a CQE that must not come */
@@ -40,6 +42,10 @@ int uring_set_budget(struct io_uring *ring, unsigned int steps);
  * process, further calls do nothing. Call before <skel>__open().
  */
 void uring_bpf_register_sec(void);
+
+struct bpf_program;
+/* bpf_program__fd() of a loaded program (fails the test if it has none) */
+int uring_prog_fd(const struct bpf_program *prog);
 
 /* io_uring_queue_init(), failing the test on error */
 void uring_init(struct io_uring *ring, unsigned int entries,
@@ -71,8 +77,26 @@ void uring_dump_cqes(const struct io_uring_cqe *cqes, unsigned int n);
 const struct io_uring_cqe *uring_find_cqe(const struct io_uring_cqe *cqes,
 					  unsigned int n, uint64_t ud);
 
+/*
+ * The one CQE of @cqes_ (@n_ of them) with user_data @ud_ has res @res_ and
+ * no flags; else all of them are printed and the test fails (at the
+ * caller's line).
+ */
+#define EXPECT_CQE(cqes_, n_, ud_, res_)                                      \
+	do {                                                                  \
+		const struct io_uring_cqe *exp_c_ =                           \
+			uring_find_cqe(cqes_, n_, ud_);                       \
+		if (exp_c_->res != (res_) || exp_c_->flags != 0)              \
+			uring_dump_cqes(cqes_, n_);                           \
+		CHECK_CQE(exp_c_, ud_, res_);                                 \
+		CHECK_EQ(exp_c_->flags, 0);                                   \
+	} while (0)
+
 /* /proc/self/fdinfo/<ring fd> as a string (static buffer) */
 char *uring_fdinfo(struct io_uring *ring);
+
+/* an fd number that is not open (the one /dev/null just had) */
+int uring_closed_fd(void);
 
 /* CLOCK_MONOTONIC in ns */
 uint64_t uring_now_ns(void);

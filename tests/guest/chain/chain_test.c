@@ -118,27 +118,19 @@ static struct chain_bpf *skel_load(void)
 	return skel;
 }
 
-static int prog_fd(struct bpf_program *prog)
-{
-	int fd = bpf_program__fd(prog);
-
-	CHECK(fd >= 0);
-	return fd;
-}
-
 /* attach every program of the object at its P_* index */
 static void attach_all(struct io_uring *ring, struct chain_bpf *skel)
 {
 	int fds[P_NR];
 
-	fds[P_NOP_CHAIN] = prog_fd(skel->progs.nop_chain);
-	fds[P_READ_CHECK] = prog_fd(skel->progs.read_check);
-	fds[P_FAIL_ABORT] = prog_fd(skel->progs.fail_abort);
-	fds[P_EMIT_MANY] = prog_fd(skel->progs.emit_many);
-	fds[P_EMIT_VALS] = prog_fd(skel->progs.emit_vals);
-	fds[P_FAN] = prog_fd(skel->progs.fan);
-	fds[P_TICK] = prog_fd(skel->progs.tick);
-	fds[P_RET_VAL] = prog_fd(skel->progs.ret_val);
+	fds[P_NOP_CHAIN] = uring_prog_fd(skel->progs.nop_chain);
+	fds[P_READ_CHECK] = uring_prog_fd(skel->progs.read_check);
+	fds[P_FAIL_ABORT] = uring_prog_fd(skel->progs.fail_abort);
+	fds[P_EMIT_MANY] = uring_prog_fd(skel->progs.emit_many);
+	fds[P_EMIT_VALS] = uring_prog_fd(skel->progs.emit_vals);
+	fds[P_FAN] = uring_prog_fd(skel->progs.fan);
+	fds[P_TICK] = uring_prog_fd(skel->progs.tick);
+	fds[P_RET_VAL] = uring_prog_fd(skel->progs.ret_val);
 	CHECK_EQ(uring_attach(ring, fds, P_NR), 0);
 }
 
@@ -158,17 +150,6 @@ static void teardown(struct io_uring *ring, struct chain_bpf *skel)
 	chain_bpf__destroy(skel);
 }
 
-/* the one CQE with user_data @ud_ has res @res_ and no flags */
-#define EXPECT_CQE(cqes_, n_, ud_, res_)                                      \
-	do {                                                                  \
-		const struct io_uring_cqe *exp_c_ =                           \
-			uring_find_cqe(cqes_, n_, ud_);                       \
-		if (exp_c_->res != (res_) || exp_c_->flags != 0)              \
-			uring_dump_cqes(cqes_, n_);                           \
-		CHECK_CQE(exp_c_, ud_, res_);                                 \
-		CHECK_EQ(exp_c_->flags, 0);                                   \
-	} while (0)
-
 /* a temporary file in /tmp holding @len bytes of @data, unlinked at once */
 static int tmp_file_with(const void *data, size_t len)
 {
@@ -177,15 +158,6 @@ static int tmp_file_with(const void *data, size_t len)
 
 	CHECK_SYS(unlink(path));
 	CHECK_EQ(CHECK_SYS(pwrite(fd, data, len, 0)), len);
-	return fd;
-}
-
-/* an fd number that is not open */
-static int closed_fd(void)
-{
-	int fd = CHECK_SYS(open("/dev/null", O_RDONLY | O_CLOEXEC));
-
-	CHECK_SYS(close(fd));
 	return fd;
 }
 
@@ -230,6 +202,22 @@ static double ms_since(uint64_t t0)
 /* ===================================================== 1. the NOP chain */
 
 #define CHAIN_LEN 10000
+
+/* nop_chain queues @len NOPs (0: no end) after the first, then UD_DONE */
+static void set_nop_chain(struct chain_bpf *skel, unsigned int len)
+{
+	skel->bss->nc_len = len;
+	skel->bss->nc_idx = P_NOP_CHAIN;
+	skel->bss->nc_nop_ud = UD_NOP;
+	skel->bss->nc_done_ud = UD_DONE;
+}
+
+/* the chain's first request (UD_BPF), with no CQE unless it fails */
+static void prep_nop_chain(struct io_uring *ring)
+{
+	uring_prep_bpf(ring, P_NOP_CHAIN, UD_BPF)->flags =
+		IOSQE_CQE_SKIP_SUCCESS;
+}
 
 static unsigned int nr_enter, nr_submit_enter;
 
@@ -278,13 +266,9 @@ static void t_nop_chain(void)
 
 	CHECK_EQ(uring_set_budget(&ring, CHAIN_LEN + 1), 0);
 	check_fdinfo_budget(&ring, CHAIN_LEN + 1);
-	skel->bss->nc_len = CHAIN_LEN;
-	skel->bss->nc_idx = P_NOP_CHAIN;
-	skel->bss->nc_nop_ud = UD_NOP;
-	skel->bss->nc_done_ud = UD_DONE;
+	set_nop_chain(skel, CHAIN_LEN);
 
-	uring_prep_bpf(&ring, P_NOP_CHAIN, UD_BPF)->flags =
-		IOSQE_CQE_SKIP_SUCCESS;
+	prep_nop_chain(&ring);
 	CHECK_EQ(publish_sqes(&ring), 1);
 
 	nr_enter = nr_submit_enter = 0;
@@ -538,6 +522,27 @@ static void reset_fa(struct chain_bpf *skel)
 }
 
 /*
+ * READ (UD_READ) of @len bytes of @fd, linked by @link to fail_abort
+ * (UD_BPF) -LINK-> NOP (UD_NOP): submit the three, reap their three CQEs
+ */
+static void read_abort_nop(struct io_uring *ring, int fd, void *buf,
+			   unsigned int len, __u8 link,
+			   struct io_uring_cqe cqes[3])
+{
+	struct io_uring_sqe *sqe = uring_sqe(ring);
+
+	io_uring_prep_read(sqe, fd, buf, len, 0);
+	sqe->flags = link;
+	sqe->user_data = UD_READ;
+	uring_prep_bpf(ring, P_FAIL_ABORT, UD_BPF)->flags = IOSQE_IO_LINK;
+	sqe = uring_sqe(ring);
+	io_uring_prep_nop(sqe);
+	sqe->user_data = UD_NOP;
+	uring_submit(ring, 3);
+	uring_reap(ring, cqes, 3);
+}
+
+/*
  * READ of a bad fd -HARDLINK-> fail_abort -LINK-> NOP: the program sees
  * -EBADF, aborts with -EPROTO, the NOP is cancelled. With a soft link the
  * program does not run at all. A good read passes its result through.
@@ -547,22 +552,12 @@ static void t_failed_op(void)
 	struct io_uring ring;
 	struct chain_bpf *skel = setup(&ring, 8);
 	struct io_uring_cqe cqes[3];
-	struct io_uring_sqe *sqe;
 	static char buf[64];
-	int bad = closed_fd(), zero;
+	int bad = uring_closed_fd(), zero;
 
 	/* hard link: the program runs after the failure and aborts */
 	reset_fa(skel);
-	sqe = uring_sqe(&ring);
-	io_uring_prep_read(sqe, bad, buf, sizeof(buf), 0);
-	sqe->flags = IOSQE_IO_HARDLINK;
-	sqe->user_data = UD_READ;
-	uring_prep_bpf(&ring, P_FAIL_ABORT, UD_BPF)->flags = IOSQE_IO_LINK;
-	sqe = uring_sqe(&ring);
-	io_uring_prep_nop(sqe);
-	sqe->user_data = UD_NOP;
-	uring_submit(&ring, 3);
-	uring_reap(&ring, cqes, 3);
+	read_abort_nop(&ring, bad, buf, sizeof(buf), IOSQE_IO_HARDLINK, cqes);
 	EXPECT_CQE(cqes, 3, UD_READ, -EBADF);
 	EXPECT_CQE(cqes, 3, UD_BPF, -EPROTO);
 	EXPECT_CQE(cqes, 3, UD_NOP, -ECANCELED);
@@ -575,16 +570,7 @@ static void t_failed_op(void)
 
 	/* soft link: the failure cancels the BPF request, it never runs */
 	reset_fa(skel);
-	sqe = uring_sqe(&ring);
-	io_uring_prep_read(sqe, bad, buf, sizeof(buf), 0);
-	sqe->flags = IOSQE_IO_LINK;
-	sqe->user_data = UD_READ;
-	uring_prep_bpf(&ring, P_FAIL_ABORT, UD_BPF)->flags = IOSQE_IO_LINK;
-	sqe = uring_sqe(&ring);
-	io_uring_prep_nop(sqe);
-	sqe->user_data = UD_NOP;
-	uring_submit(&ring, 3);
-	uring_reap(&ring, cqes, 3);
+	read_abort_nop(&ring, bad, buf, sizeof(buf), IOSQE_IO_LINK, cqes);
 	EXPECT_CQE(cqes, 3, UD_READ, -EBADF);
 	EXPECT_CQE(cqes, 3, UD_BPF, -ECANCELED);
 	EXPECT_CQE(cqes, 3, UD_NOP, -ECANCELED);
@@ -593,16 +579,7 @@ static void t_failed_op(void)
 	/* a good read: its result is passed on and the NOP runs */
 	reset_fa(skel);
 	zero = CHECK_SYS(open("/dev/zero", O_RDONLY | O_CLOEXEC));
-	sqe = uring_sqe(&ring);
-	io_uring_prep_read(sqe, zero, buf, 17, 0);
-	sqe->flags = IOSQE_IO_HARDLINK;
-	sqe->user_data = UD_READ;
-	uring_prep_bpf(&ring, P_FAIL_ABORT, UD_BPF)->flags = IOSQE_IO_LINK;
-	sqe = uring_sqe(&ring);
-	io_uring_prep_nop(sqe);
-	sqe->user_data = UD_NOP;
-	uring_submit(&ring, 3);
-	uring_reap(&ring, cqes, 3);
+	read_abort_nop(&ring, zero, buf, 17, IOSQE_IO_HARDLINK, cqes);
 	EXPECT_CQE(cqes, 3, UD_READ, 17);
 	EXPECT_CQE(cqes, 3, UD_BPF, 17);
 	EXPECT_CQE(cqes, 3, UD_NOP, 0);
@@ -878,12 +855,8 @@ static void t_budget_chain(void)
 	struct io_uring_cqe cqe;
 
 	CHECK_EQ(uring_set_budget(&ring, 50), 0);
-	skel->bss->nc_len = 0;
-	skel->bss->nc_idx = P_NOP_CHAIN;
-	skel->bss->nc_nop_ud = UD_NOP;
-	skel->bss->nc_done_ud = UD_DONE;
-	uring_prep_bpf(&ring, P_NOP_CHAIN, UD_BPF)->flags =
-		IOSQE_CQE_SKIP_SUCCESS;
+	set_nop_chain(skel, 0);
+	prep_nop_chain(&ring);
 	uring_submit(&ring, 1);
 	uring_reap(&ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF, -ELOOP);
@@ -1013,6 +986,39 @@ static void dump_task(pid_t pid)
 }
 
 /*
+ * pipe2(@p) and fork(): the child gets 0 and keeps only p[1], the parent
+ * the child's pid and only p[0]
+ */
+static pid_t fork_with_pipe(int p[2])
+{
+	pid_t pid;
+
+	CHECK_SYS(pipe2(p, O_CLOEXEC));
+	fflush(stdout);
+	fflush(stderr);
+	pid = CHECK_SYS(fork());
+	close(pid ? p[1] : p[0]);
+	return pid;
+}
+
+/* the child @pid's endless nop_chain does @n steps within TD_READY_MS */
+static void wait_chain_runs(struct chain_bpf *skel, pid_t pid,
+			    unsigned int n)
+{
+	uint64_t t0 = uring_now_ns();
+
+	while (skel->bss->nc_runs < n) {
+		if (ms_since(t0) > TD_READY_MS) {
+			dump_task(pid);
+			kill(pid, SIGKILL);
+			FAIL("the chain did only %u steps in %u ms",
+			     skel->bss->nc_runs, TD_READY_MS);
+		}
+		uring_sleep_ms(5);
+	}
+}
+
+/*
  * Wait for @pid up to @ms: true and *status when reaped.
  */
 static bool reap_within(pid_t pid, unsigned int ms, int *status)
@@ -1094,15 +1100,9 @@ static void teardown_load(enum td_variant v)
 	skel->bss->tk_idx = P_TICK;
 	skel->bss->tk_timeout_ud = UD_TIMEOUT;
 
-	CHECK_SYS(pipe2(p, O_CLOEXEC));
-	fflush(stdout);
-	fflush(stderr);
-	pid = CHECK_SYS(fork());
-	if (!pid) {
-		close(p[0]);
+	pid = fork_with_pipe(p);
+	if (!pid)
 		td_child(skel, v, p[1]);
-	}
-	close(p[1]);
 
 	if (v == TD_KILL_BUSY) {
 		/* the child is in the kernel, running chains */
@@ -1240,22 +1240,14 @@ static void t_teardown_taskwork(void)
 	double ms, rate;
 	pid_t pid;
 
-	skel->bss->nc_len = 0;
-	skel->bss->nc_idx = P_NOP_CHAIN;
-	skel->bss->nc_nop_ud = UD_NOP;
-	skel->bss->nc_done_ud = UD_DONE;
+	set_nop_chain(skel, 0);
 
-	CHECK_SYS(pipe2(p, O_CLOEXEC));
-	fflush(stdout);
-	fflush(stderr);
-	pid = CHECK_SYS(fork());
+	pid = fork_with_pipe(p);
 	if (!pid) {
-		close(p[0]);
 		uring_init(&ring, 8, 0);
 		attach_all(&ring, skel);
 		CHECK_EQ(uring_set_budget(&ring, MAX_BUDGET), 0);
-		uring_prep_bpf(&ring, P_NOP_CHAIN, UD_BPF)->flags =
-			IOSQE_CQE_SKIP_SUCCESS;
+		prep_nop_chain(&ring);
 		write_byte(p[1], 'S');
 		uring_submit(&ring, 1);
 		/* only after MAX_BUDGET steps */
@@ -1263,20 +1255,10 @@ static void t_teardown_taskwork(void)
 		for (;;)
 			pause();
 	}
-	close(p[1]);
 
 	CHECK_EQ(read_byte_ms(p[0], TD_READY_MS), 'S');
 	/* the chain is running */
-	t0 = uring_now_ns();
-	while (skel->bss->nc_runs < 2000) {
-		if (ms_since(t0) > TD_READY_MS) {
-			dump_task(pid);
-			kill(pid, SIGKILL);
-			FAIL("the chain did only %u steps in %u ms",
-			     skel->bss->nc_runs, TD_READY_MS);
-		}
-		uring_sleep_ms(5);
-	}
+	wait_chain_runs(skel, pid, 2000);
 	t0 = uring_now_ns();
 	r_kill = skel->bss->nc_runs;
 	uring_sleep_ms(500);
@@ -1325,41 +1307,23 @@ static void t_sigkill_cqe(void)
 	struct io_uring ring;
 	struct chain_bpf *skel = setup(&ring, 8);
 	struct io_uring_cqe cqe;
-	uint64_t t0;
 	int p[2], status;
 	pid_t pid;
 
 	CHECK_EQ(uring_set_budget(&ring, MAX_BUDGET), 0);
-	skel->bss->nc_len = 0;
-	skel->bss->nc_idx = P_NOP_CHAIN;
-	skel->bss->nc_nop_ud = UD_NOP;
-	skel->bss->nc_done_ud = UD_DONE;
+	set_nop_chain(skel, 0);
 
-	CHECK_SYS(pipe2(p, O_CLOEXEC));
-	fflush(stdout);
-	fflush(stderr);
-	pid = CHECK_SYS(fork());
+	pid = fork_with_pipe(p);
 	if (!pid) {
-		close(p[0]);
-		uring_prep_bpf(&ring, P_NOP_CHAIN, UD_BPF)->flags =
-			IOSQE_CQE_SKIP_SUCCESS;
+		prep_nop_chain(&ring);
 		write_byte(p[1], 'S');
 		uring_submit(&ring, 1);
 		write_byte(p[1], 'B');
 		for (;;)
 			pause();
 	}
-	close(p[1]);
 	CHECK_EQ(read_byte_ms(p[0], TD_READY_MS), 'S');
-	t0 = uring_now_ns();
-	while (skel->bss->nc_runs < 1000) {
-		if (ms_since(t0) > TD_READY_MS) {
-			kill(pid, SIGKILL);
-			FAIL("the chain did only %u steps in %u ms",
-			     skel->bss->nc_runs, TD_READY_MS);
-		}
-		uring_sleep_ms(5);
-	}
+	wait_chain_runs(skel, pid, 1000);
 	CHECK_EQ(read_byte_ms(p[0], 0), -1);
 	CHECK_SYS(kill(pid, SIGKILL));
 	if (!reap_within(pid, TEARDOWN_BOUND_MS, &status)) {

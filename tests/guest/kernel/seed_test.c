@@ -30,10 +30,10 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "uring_bpf.h"
 #include "seed.skel.h"
 
 /* the ABI of the series, as the patched uapi headers define it */
@@ -59,10 +59,6 @@ _Static_assert(BPF_FUNC_io_uring_queue_sqe == 212,
 #define UD_READ 0x4ead000000000001ULL
 #define UD_USER 0x05e4000000000001ULL
 
-/* how long a CQE that must come may take (TCG + KASAN are slow) */
-#define CQE_TIMEOUT_MS 10000
-/* how long we watch for a CQE that must not come */
-#define NO_CQE_MS 200
 /* how long a released program may take to disappear */
 #define PROG_GONE_MS 20000
 
@@ -70,38 +66,12 @@ _Static_assert(BPF_FUNC_io_uring_queue_sqe == 212,
 
 /* ---------------------------------------------------------------- helpers */
 
-static int sys_register(int ring_fd, unsigned int op, const void *arg,
-			unsigned int nr)
-{
-	long ret = syscall(__NR_io_uring_register, ring_fd, op, arg, nr);
-
-	return ret < 0 ? -errno : (int)ret;
-}
-
-/* IORING_ATTACH_BPF: 0 or -errno */
-static int attach(struct io_uring *ring, const int *fds, unsigned int nr)
-{
-	return sys_register(ring->ring_fd, IORING_ATTACH_BPF, fds, nr);
-}
-
-/* IORING_DETACH_BPF: 0 or -errno */
-static int detach(struct io_uring *ring)
-{
-	return sys_register(ring->ring_fd, IORING_DETACH_BPF, NULL, 0);
-}
-
 static struct seed_bpf *skel_load(void)
 {
-	static bool registered;
 	struct seed_bpf *skel;
 	int err;
 
-	if (!registered) {
-		/* libbpf 1.1 does not know SEC("iouring") */
-		CHECK_RET(libbpf_register_prog_handler(
-			"iouring", BPF_PROG_TYPE_IOURING, 0, NULL));
-		registered = true;
-	}
+	uring_bpf_register_sec();
 	skel = seed_bpf__open();
 	if (!skel)
 		FAIL("seed_bpf__open: %s", strerror(errno));
@@ -110,14 +80,6 @@ static struct seed_bpf *skel_load(void)
 		FAIL("seed_bpf__load: %d (%s)", err, strerror(-err));
 	CHECK_EQ(bpf_program__type(skel->progs.q_nop), BPF_PROG_TYPE_IOURING);
 	return skel;
-}
-
-static int prog_fd(struct bpf_program *prog)
-{
-	int fd = bpf_program__fd(prog);
-
-	CHECK(fd >= 0);
-	return fd;
 }
 
 /* a program r0 = 0; exit of @type: fd or -errno */
@@ -152,14 +114,6 @@ static __u32 prog_id(int fd)
 	return info.id;
 }
 
-static void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
-
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
-}
-
 /* the program with this id still exists */
 static void check_prog_alive(__u32 id)
 {
@@ -184,180 +138,53 @@ static void wait_prog_gone(__u32 id)
 			return;
 		}
 		close(fd);
-		sleep_ms(10);
+		uring_sleep_ms(10);
 	}
 	FAIL("program id %u still exists %u ms after its last user "
 	     "reference was dropped: someone leaked a reference", id,
 	     PROG_GONE_MS);
 }
 
-static void ring_init(struct io_uring *ring, unsigned int entries,
-		      unsigned int flags)
-{
-	int ret = io_uring_queue_init(entries, ring, flags);
-
-	if (ret < 0)
-		FAIL("io_uring_queue_init(%u, flags 0x%x): %d (%s)", entries,
-		     flags, ret, strerror(-ret));
-}
-
-static size_t sqe_size(const struct io_uring *ring)
-{
-	return ring->flags & IORING_SETUP_SQE128 ? 128 : 64;
-}
-
-static struct io_uring_sqe *get_sqe(struct io_uring *ring)
-{
-	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
-
-	CHECK(sqe != NULL);
-	memset(sqe, 0, sqe_size(ring));
-	return sqe;
-}
-
-/* an IORING_OP_BPF SQE: every field zero but opcode, off and user_data */
-static struct io_uring_sqe *prep_bpf(struct io_uring *ring, __u64 index,
-				     __u64 ud)
-{
-	struct io_uring_sqe *sqe = get_sqe(ring);
-
-	sqe->opcode = IORING_OP_BPF;
-	sqe->off = index;
-	sqe->user_data = ud;
-	return sqe;
-}
-
-static void submit(struct io_uring *ring, int n)
-{
-	int ret = io_uring_submit(ring);
-
-	if (ret != n)
-		FAIL("io_uring_submit: %d (%s), want %d", ret,
-		     ret < 0 ? strerror(-ret) : "submitted", n);
-}
-
-/* one CQE within @ms: 0, or -ETIME */
-static int wait_cqe_ms(struct io_uring *ring, struct io_uring_cqe **cqe,
-		       unsigned int ms)
-{
-	struct __kernel_timespec ts = {
-		.tv_sec = ms / 1000,
-		.tv_nsec = (long long)(ms % 1000) * 1000000,
-	};
-	unsigned int waited;
-	int ret;
-
-	if (!(ring->flags & IORING_SETUP_IOPOLL)) {
-		ret = io_uring_wait_cqe_timeout(ring, cqe, &ts);
-		if (ret && ret != -ETIME)
-			FAIL("io_uring_wait_cqe_timeout: %d (%s)", ret,
-			     strerror(-ret));
-		return ret;
-	}
-	/* IOPOLL rings: poll, never block */
-	for (waited = 0;; waited++) {
-		ret = io_uring_peek_cqe(ring, cqe);
-		if (!ret)
-			return 0;
-		if (ret != -EAGAIN)
-			FAIL("io_uring_peek_cqe: %d (%s)", ret, strerror(-ret));
-		if (waited >= ms)
-			return -ETIME;
-		sleep_ms(1);
-	}
-}
-
-static void dump_cqes(const struct io_uring_cqe *cqes, unsigned int n)
-{
-	char buf[IOCORO_CQE_STR_MAX];
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		iocoro_cqe_str(buf, sizeof(buf), &cqes[i]);
-		fprintf(stderr, "  CQE %u: %s\n", i, buf);
-	}
-}
-
-/*
- * Exactly @n CQEs (copied to @out in arrival order), then none for
- * NO_CQE_MS.
- */
-static void reap(struct io_uring *ring, struct io_uring_cqe *out,
-		 unsigned int n)
-{
-	struct io_uring_cqe *cqe;
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		if (wait_cqe_ms(ring, &cqe, CQE_TIMEOUT_MS)) {
-			dump_cqes(out, i);
-			FAIL("got %u CQEs (above), want %u", i, n);
-		}
-		out[i] = *cqe;
-		io_uring_cqe_seen(ring, cqe);
-	}
-	if (!wait_cqe_ms(ring, &cqe, NO_CQE_MS)) {
-		char buf[IOCORO_CQE_STR_MAX];
-
-		dump_cqes(out, n);
-		iocoro_cqe_str(buf, sizeof(buf), cqe);
-		FAIL("unexpected CQE after the %u above: %s", n, buf);
-	}
-}
-
-/* no CQE comes within NO_CQE_MS */
+/* no CQE comes within URING_NO_CQE_MS */
 static void expect_no_cqe(struct io_uring *ring)
 {
-	reap(ring, NULL, 0);
-}
-
-/* the one CQE of @cqes with user_data @ud (fails unless exactly one) */
-static const struct io_uring_cqe *find_cqe(const struct io_uring_cqe *cqes,
-					   unsigned int n, __u64 ud)
-{
-	const struct io_uring_cqe *found = NULL;
-	unsigned int i, hits = 0;
-
-	for (i = 0; i < n; i++) {
-		if (cqes[i].user_data == ud) {
-			found = &cqes[i];
-			hits++;
-		}
-	}
-	if (hits != 1) {
-		dump_cqes(cqes, n);
-		FAIL("%u CQEs (above) with user_data 0x%llx, want 1", hits,
-		     (unsigned long long)ud);
-	}
-	return found;
+	uring_reap(ring, NULL, 0);
 }
 
 /* position of the CQE with user_data @ud in @cqes */
 static unsigned int cqe_pos(const struct io_uring_cqe *cqes, unsigned int n,
 			    __u64 ud)
 {
-	return (unsigned int)(find_cqe(cqes, n, ud) - cqes);
+	return (unsigned int)(uring_find_cqe(cqes, n, ud) - cqes);
 }
 
-/* the one CQE with user_data @ud_ has res @res_ and no flags */
-#define EXPECT_CQE(cqes_, n_, ud_, res_)                                      \
-	do {                                                                  \
-		const struct io_uring_cqe *exp_c_ =                           \
-			find_cqe(cqes_, n_, ud_);                             \
-		if (exp_c_->res != (res_) || exp_c_->flags != 0)              \
-			dump_cqes(cqes_, n_);                                 \
-		CHECK_CQE(exp_c_, ud_, res_);                                 \
-		CHECK_EQ(exp_c_->flags, 0);                                   \
-	} while (0)
+/* a ring of @entries with the one program @prog attached (index 0) */
+static void ring_with_prog(struct io_uring *ring, unsigned int entries,
+			   unsigned int flags, const struct bpf_program *prog)
+{
+	int fd = uring_prog_fd(prog);
+
+	uring_init(ring, entries, flags);
+	CHECK_EQ(uring_attach(ring, &fd, 1), 0);
+}
+
+/* submit one IORING_OP_BPF of program 0 (UD_BPF): exactly @n CQEs come */
+static void run_bpf_reap(struct io_uring *ring, struct io_uring_cqe *cqes,
+			 unsigned int n)
+{
+	uring_prep_bpf(ring, 0, UD_BPF);
+	uring_submit(ring, 1);
+	uring_reap(ring, cqes, n);
+}
 
 /* submit one IORING_OP_BPF of program @index and return its res */
 static int run_bpf(struct io_uring *ring, __u64 index)
 {
 	struct io_uring_cqe cqe;
 
-	prep_bpf(ring, index, UD_BPF);
-	submit(ring, 1);
-	reap(ring, &cqe, 1);
+	uring_prep_bpf(ring, index, UD_BPF);
+	uring_submit(ring, 1);
+	uring_reap(ring, &cqe, 1);
 	CHECK_EQ_U64(cqe.user_data, UD_BPF);
 	CHECK_EQ(cqe.flags, 0);
 	return cqe.res;
@@ -396,34 +223,7 @@ static int devnull(void)
 	return CHECK_SYS(open("/dev/null", O_RDONLY | O_CLOEXEC));
 }
 
-/* an fd number that is not open */
-static int closed_fd(void)
-{
-	int fd = devnull();
-
-	CHECK_SYS(close(fd));
-	return fd;
-}
-
 /* ------------------------------------------------------------ fdinfo */
-
-static char *read_fdinfo(struct io_uring *ring)
-{
-	static char buf[1 << 16];
-	char path[64];
-	size_t len = 0;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", ring->ring_fd);
-	fd = CHECK_SYS(open(path, O_RDONLY | O_CLOEXEC));
-	while ((n = CHECK_SYS(read(fd, buf + len, sizeof(buf) - 1 - len))) > 0)
-		len += (size_t)n;
-	CHECK(len < sizeof(buf) - 1);
-	buf[len] = '\0';
-	close(fd);
-	return buf;
-}
 
 struct fdinfo_prog {
 	unsigned int index;
@@ -441,7 +241,7 @@ struct fdinfo_prog {
 static void check_fdinfo(struct io_uring *ring, unsigned int nr,
 			 const struct fdinfo_prog *progs, unsigned int nprogs)
 {
-	char *info = read_fdinfo(ring);
+	char *info = uring_fdinfo(ring);
 	char head[64], want[8192];
 	char *p, *second;
 	size_t off = 0, len;
@@ -601,10 +401,10 @@ static void t_attach_nr_zero(void)
 	struct io_uring ring;
 	int fds[1];
 
-	ring_init(&ring, 8, 0);
-	fds[0] = prog_fd(skel->progs.nothing);
-	CHECK_EQ(attach(&ring, fds, 0), -EINVAL);
-	CHECK_EQ(detach(&ring), -ENXIO);
+	uring_init(&ring, 8, 0);
+	fds[0] = uring_prog_fd(skel->progs.nothing);
+	CHECK_EQ(uring_attach(&ring, fds, 0), -EINVAL);
+	CHECK_EQ(uring_detach(&ring), -ENXIO);
 	check_fdinfo(&ring, 0, NULL, 0);
 	io_uring_queue_exit(&ring);
 	seed_bpf__destroy(skel);
@@ -618,13 +418,13 @@ static void t_attach_nr_too_big(void)
 	int fds[MAX_PROGS + 1];
 	unsigned int i;
 
-	ring_init(&ring, 8, 0);
+	uring_init(&ring, 8, 0);
 	for (i = 0; i < ARRAY_SIZE(fds); i++)
-		fds[i] = prog_fd(skel->progs.nothing);
-	CHECK_EQ(attach(&ring, fds, MAX_PROGS + 1), -EINVAL);
-	CHECK_EQ(detach(&ring), -ENXIO);
-	CHECK_EQ(attach(&ring, fds, ~0U), -EINVAL);
-	CHECK_EQ(detach(&ring), -ENXIO);
+		fds[i] = uring_prog_fd(skel->progs.nothing);
+	CHECK_EQ(uring_attach(&ring, fds, MAX_PROGS + 1), -EINVAL);
+	CHECK_EQ(uring_detach(&ring), -ENXIO);
+	CHECK_EQ(uring_attach(&ring, fds, ~0U), -EINVAL);
+	CHECK_EQ(uring_detach(&ring), -ENXIO);
 	io_uring_queue_exit(&ring);
 	seed_bpf__destroy(skel);
 }
@@ -639,13 +439,13 @@ static void t_attach_nr_max(void)
 	__u32 id;
 	unsigned int i;
 
-	ring_init(&ring, 8, 0);
-	id = prog_id(prog_fd(skel->progs.nothing));
+	uring_init(&ring, 8, 0);
+	id = prog_id(uring_prog_fd(skel->progs.nothing));
 	for (i = 0; i < MAX_PROGS; i++) {
-		fds[i] = prog_fd(skel->progs.nothing);
+		fds[i] = uring_prog_fd(skel->progs.nothing);
 		progs[i] = (struct fdinfo_prog){ i, id, "nothing" };
 	}
-	CHECK_EQ(attach(&ring, fds, MAX_PROGS), 0);
+	CHECK_EQ(uring_attach(&ring, fds, MAX_PROGS), 0);
 	check_fdinfo(&ring, MAX_PROGS, progs, MAX_PROGS);
 
 	CHECK_EQ(run_bpf(&ring, 0), 0);
@@ -654,7 +454,7 @@ static void t_attach_nr_max(void)
 	CHECK_EQ(run_bpf(&ring, MAX_PROGS), -EBADF);
 	CHECK_EQ(skel->bss->runs, 2);
 
-	CHECK_EQ(detach(&ring), 0);
+	CHECK_EQ(uring_detach(&ring), 0);
 	io_uring_queue_exit(&ring);
 	seed_bpf__destroy(skel);
 }
@@ -664,11 +464,11 @@ static void t_attach_null_arg(void)
 {
 	struct io_uring ring;
 
-	ring_init(&ring, 8, 0);
-	CHECK_EQ(attach(&ring, NULL, 1), -EINVAL);
-	CHECK_EQ(detach(&ring), -ENXIO);
-	CHECK_EQ(attach(&ring, NULL, 0), -EINVAL);
-	CHECK_EQ(detach(&ring), -ENXIO);
+	uring_init(&ring, 8, 0);
+	CHECK_EQ(uring_attach(&ring, NULL, 1), -EINVAL);
+	CHECK_EQ(uring_detach(&ring), -ENXIO);
+	CHECK_EQ(uring_attach(&ring, NULL, 0), -EINVAL);
+	CHECK_EQ(uring_detach(&ring), -ENXIO);
 	io_uring_queue_exit(&ring);
 }
 
@@ -678,16 +478,16 @@ static void t_attach_wrong_type(void)
 	struct io_uring ring;
 	int fd;
 
-	ring_init(&ring, 8, 0);
+	uring_init(&ring, 8, 0);
 	fd = load_raw_ok(BPF_PROG_TYPE_SOCKET_FILTER, "sockfilter");
-	CHECK_EQ(attach(&ring, &fd, 1), -EINVAL);
-	CHECK_EQ(detach(&ring), -ENXIO);
+	CHECK_EQ(uring_attach(&ring, &fd, 1), -EINVAL);
+	CHECK_EQ(uring_detach(&ring), -ENXIO);
 	close(fd);
 
 	/* the same program as an iouring one is accepted (control) */
 	fd = load_raw_ok(BPF_PROG_TYPE_IOURING, "raw_iouring");
-	CHECK_EQ(attach(&ring, &fd, 1), 0);
-	CHECK_EQ(detach(&ring), 0);
+	CHECK_EQ(uring_attach(&ring, &fd, 1), 0);
+	CHECK_EQ(uring_detach(&ring), 0);
 	close(fd);
 	io_uring_queue_exit(&ring);
 }
@@ -702,21 +502,21 @@ static void t_attach_not_bpf_fd(void)
 	struct io_uring ring;
 	int fd;
 
-	ring_init(&ring, 8, 0);
+	uring_init(&ring, 8, 0);
 	fd = devnull();
-	CHECK_EQ(attach(&ring, &fd, 1), -EINVAL);
-	CHECK_EQ(detach(&ring), -ENXIO);
+	CHECK_EQ(uring_attach(&ring, &fd, 1), -EINVAL);
+	CHECK_EQ(uring_detach(&ring), -ENXIO);
 	close(fd);
 
 	/* a BPF fd, but a map's */
 	fd = bpf_map__fd(skel->maps.bss);
 	CHECK(fd >= 0);
-	CHECK_EQ(attach(&ring, &fd, 1), -EINVAL);
-	CHECK_EQ(detach(&ring), -ENXIO);
+	CHECK_EQ(uring_attach(&ring, &fd, 1), -EINVAL);
+	CHECK_EQ(uring_detach(&ring), -ENXIO);
 
 	/* the ring's own fd */
-	CHECK_EQ(attach(&ring, &ring.ring_fd, 1), -EINVAL);
-	CHECK_EQ(detach(&ring), -ENXIO);
+	CHECK_EQ(uring_attach(&ring, &ring.ring_fd, 1), -EINVAL);
+	CHECK_EQ(uring_detach(&ring), -ENXIO);
 	io_uring_queue_exit(&ring);
 	seed_bpf__destroy(skel);
 }
@@ -727,16 +527,16 @@ static void t_attach_bad_fd(void)
 	struct io_uring ring;
 	int fd;
 
-	ring_init(&ring, 8, 0);
-	fd = closed_fd();
-	CHECK_EQ(attach(&ring, &fd, 1), -EBADF);
-	CHECK_EQ(detach(&ring), -ENXIO);
+	uring_init(&ring, 8, 0);
+	fd = uring_closed_fd();
+	CHECK_EQ(uring_attach(&ring, &fd, 1), -EBADF);
+	CHECK_EQ(uring_detach(&ring), -ENXIO);
 	fd = -2;
-	CHECK_EQ(attach(&ring, &fd, 1), -EBADF);
-	CHECK_EQ(detach(&ring), -ENXIO);
+	CHECK_EQ(uring_attach(&ring, &fd, 1), -EBADF);
+	CHECK_EQ(uring_detach(&ring), -ENXIO);
 	fd = 1 << 20;
-	CHECK_EQ(attach(&ring, &fd, 1), -EBADF);
-	CHECK_EQ(detach(&ring), -ENXIO);
+	CHECK_EQ(uring_attach(&ring, &fd, 1), -EBADF);
+	CHECK_EQ(uring_detach(&ring), -ENXIO);
 	io_uring_queue_exit(&ring);
 }
 
@@ -747,31 +547,31 @@ static void t_attach_partial_failure(void)
 	struct io_uring ring;
 	int sf, fds[3];
 
-	ring_init(&ring, 8, 0);
+	uring_init(&ring, 8, 0);
 	sf = load_raw_ok(BPF_PROG_TYPE_SOCKET_FILTER, "sockfilter");
 
-	fds[0] = prog_fd(skel->progs.nothing);
+	fds[0] = uring_prog_fd(skel->progs.nothing);
 	fds[1] = sf;
-	CHECK_EQ(attach(&ring, fds, 2), -EINVAL);
-	CHECK_EQ(detach(&ring), -ENXIO);
+	CHECK_EQ(uring_attach(&ring, fds, 2), -EINVAL);
+	CHECK_EQ(uring_detach(&ring), -ENXIO);
 	check_fdinfo(&ring, 0, NULL, 0);
 	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
 
-	fds[1] = closed_fd();
-	CHECK_EQ(attach(&ring, fds, 2), -EBADF);
-	CHECK_EQ(detach(&ring), -ENXIO);
+	fds[1] = uring_closed_fd();
+	CHECK_EQ(uring_attach(&ring, fds, 2), -EBADF);
+	CHECK_EQ(uring_detach(&ring), -ENXIO);
 	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
 
 	/* after a hole */
 	fds[1] = -1;
 	fds[2] = sf;
-	CHECK_EQ(attach(&ring, fds, 3), -EINVAL);
-	CHECK_EQ(detach(&ring), -ENXIO);
+	CHECK_EQ(uring_attach(&ring, fds, 3), -EINVAL);
+	CHECK_EQ(uring_detach(&ring), -ENXIO);
 	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
 	CHECK_EQ(skel->bss->runs, 0);
 
 	/* the ring is still usable: a good attach works */
-	CHECK_EQ(attach(&ring, fds, 2), 0);
+	CHECK_EQ(uring_attach(&ring, fds, 2), 0);
 	CHECK_EQ(run_bpf(&ring, 0), 0);
 	CHECK_EQ(skel->bss->runs, 1);
 
@@ -787,16 +587,14 @@ static void t_attach_busy(void)
 	struct io_uring ring;
 	int fd;
 
-	ring_init(&ring, 8, 0);
-	fd = prog_fd(skel->progs.nothing);
-	CHECK_EQ(attach(&ring, &fd, 1), 0);
-	fd = prog_fd(skel->progs.q_nop);
-	CHECK_EQ(attach(&ring, &fd, 1), -EBUSY);
+	ring_with_prog(&ring, 8, 0, skel->progs.nothing);
+	fd = uring_prog_fd(skel->progs.q_nop);
+	CHECK_EQ(uring_attach(&ring, &fd, 1), -EBUSY);
 
 	check_fdinfo(&ring, 1,
-		     &(struct fdinfo_prog){ 0,
-					    prog_id(prog_fd(skel->progs.nothing)),
-					    "nothing" },
+		     &(struct fdinfo_prog){
+			     0, prog_id(uring_prog_fd(skel->progs.nothing)),
+			     "nothing" },
 		     1);
 	/* index 0 is still "nothing": it runs and queues no NOP */
 	skel->bss->nop_ud = UD_NOP;
@@ -805,9 +603,9 @@ static void t_attach_busy(void)
 	CHECK_EQ(skel->bss->nr_rc, 0);
 
 	/* after a detach, attaching works again */
-	CHECK_EQ(detach(&ring), 0);
-	CHECK_EQ(attach(&ring, &fd, 1), 0);
-	CHECK_EQ(detach(&ring), 0);
+	CHECK_EQ(uring_detach(&ring), 0);
+	CHECK_EQ(uring_attach(&ring, &fd, 1), 0);
+	CHECK_EQ(uring_detach(&ring), 0);
 	io_uring_queue_exit(&ring);
 	seed_bpf__destroy(skel);
 }
@@ -819,21 +617,21 @@ static void t_detach_args(void)
 	struct io_uring ring;
 	int fd;
 
-	ring_init(&ring, 8, 0);
-	fd = prog_fd(skel->progs.nothing);
-	CHECK_EQ(attach(&ring, &fd, 1), 0);
+	uring_init(&ring, 8, 0);
+	fd = uring_prog_fd(skel->progs.nothing);
+	CHECK_EQ(uring_attach(&ring, &fd, 1), 0);
 
-	CHECK_EQ(sys_register(ring.ring_fd, IORING_DETACH_BPF, &fd, 0),
+	CHECK_EQ(uring_register(ring.ring_fd, IORING_DETACH_BPF, &fd, 0),
 		 -EINVAL);
-	CHECK_EQ(sys_register(ring.ring_fd, IORING_DETACH_BPF, NULL, 1),
+	CHECK_EQ(uring_register(ring.ring_fd, IORING_DETACH_BPF, NULL, 1),
 		 -EINVAL);
-	CHECK_EQ(sys_register(ring.ring_fd, IORING_DETACH_BPF, &fd, 1),
+	CHECK_EQ(uring_register(ring.ring_fd, IORING_DETACH_BPF, &fd, 1),
 		 -EINVAL);
 	CHECK_EQ(run_bpf(&ring, 0), 0);
 	CHECK_EQ(skel->bss->runs, 1);
 
-	CHECK_EQ(detach(&ring), 0);
-	CHECK_EQ(detach(&ring), -ENXIO);
+	CHECK_EQ(uring_detach(&ring), 0);
+	CHECK_EQ(uring_detach(&ring), -ENXIO);
 	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
 	CHECK_EQ(skel->bss->runs, 1);
 	io_uring_queue_exit(&ring);
@@ -845,9 +643,9 @@ static void t_detach_none(void)
 {
 	struct io_uring ring;
 
-	ring_init(&ring, 8, 0);
-	CHECK_EQ(detach(&ring), -ENXIO);
-	CHECK_EQ(detach(&ring), -ENXIO);
+	uring_init(&ring, 8, 0);
+	CHECK_EQ(uring_detach(&ring), -ENXIO);
+	CHECK_EQ(uring_detach(&ring), -ENXIO);
 	io_uring_queue_exit(&ring);
 }
 
@@ -859,19 +657,19 @@ static void t_fdinfo(void)
 	struct io_uring ring;
 	int fds[3];
 
-	ring_init(&ring, 8, 0);
+	uring_init(&ring, 8, 0);
 	check_fdinfo(&ring, 0, NULL, 0);
 
-	fds[0] = prog_fd(skel->progs.nothing);
+	fds[0] = uring_prog_fd(skel->progs.nothing);
 	fds[1] = -1;
-	fds[2] = prog_fd(skel->progs.q_wr_fsync);
+	fds[2] = uring_prog_fd(skel->progs.q_wr_fsync);
 	progs[0] = (struct fdinfo_prog){ 0, prog_id(fds[0]), "nothing" };
 	progs[1] = (struct fdinfo_prog){ 2, prog_id(fds[2]), "q_wr_fsync" };
 	CHECK(progs[0].id != progs[1].id);
-	CHECK_EQ(attach(&ring, fds, 3), 0);
+	CHECK_EQ(uring_attach(&ring, fds, 3), 0);
 	check_fdinfo(&ring, 3, progs, 2);
 
-	CHECK_EQ(detach(&ring), 0);
+	CHECK_EQ(uring_detach(&ring), 0);
 	check_fdinfo(&ring, 0, NULL, 0);
 	io_uring_queue_exit(&ring);
 	seed_bpf__destroy(skel);
@@ -882,7 +680,7 @@ static void t_op_no_table(void)
 {
 	struct io_uring ring;
 
-	ring_init(&ring, 8, 0);
+	uring_init(&ring, 8, 0);
 	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
 	CHECK_EQ(run_bpf(&ring, 1), -EBADF);
 	io_uring_queue_exit(&ring);
@@ -898,9 +696,9 @@ static void t_op_bad_index(void)
 	unsigned int i;
 	int fds[2];
 
-	ring_init(&ring, 8, 0);
-	fds[0] = fds[1] = prog_fd(skel->progs.nothing);
-	CHECK_EQ(attach(&ring, fds, 2), 0);
+	uring_init(&ring, 8, 0);
+	fds[0] = fds[1] = uring_prog_fd(skel->progs.nothing);
+	CHECK_EQ(uring_attach(&ring, fds, 2), 0);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		int res = run_bpf(&ring, bad[i]);
 
@@ -922,11 +720,11 @@ static void t_op_hole(void)
 	struct io_uring ring;
 	int fds[3];
 
-	ring_init(&ring, 8, 0);
+	uring_init(&ring, 8, 0);
 	fds[0] = -1;
-	fds[1] = prog_fd(skel->progs.nothing);
+	fds[1] = uring_prog_fd(skel->progs.nothing);
 	fds[2] = -1;
-	CHECK_EQ(attach(&ring, fds, 3), 0);
+	CHECK_EQ(uring_attach(&ring, fds, 3), 0);
 	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
 	CHECK_EQ(run_bpf(&ring, 2), -EBADF);
 	CHECK_EQ(skel->bss->runs, 0);
@@ -956,15 +754,12 @@ static void t_op_nonzero_fields(void)
 	struct io_uring_cqe cqe;
 	struct io_uring ring;
 	unsigned int f;
-	int fd;
 
-	ring_init(&ring, 8, 0);
-	fd = prog_fd(skel->progs.nothing);
-	CHECK_EQ(attach(&ring, &fd, 1), 0);
+	ring_with_prog(&ring, 8, 0, skel->progs.nothing);
 
 	/* one at a time: a failed SQE ends io_uring_enter()'s submission */
 	for (f = 0; f < F_NR; f++) {
-		struct io_uring_sqe *sqe = prep_bpf(&ring, 0, UD_BPF + f);
+		struct io_uring_sqe *sqe = uring_prep_bpf(&ring, 0, UD_BPF + f);
 		int want = f == F_NONE ? 0 : -EINVAL;
 
 		switch ((enum sqe_field)f) {
@@ -980,8 +775,8 @@ static void t_op_nonzero_fields(void)
 		case F_PAD2: sqe->__pad2[0] = 1; break;
 		case F_NR: break;
 		}
-		submit(&ring, 1);
-		reap(&ring, &cqe, 1);
+		uring_submit(&ring, 1);
+		uring_reap(&ring, &cqe, 1);
 		CHECK_EQ_U64(cqe.user_data, UD_BPF + f);
 		if (cqe.res != want)
 			FAIL("IORING_OP_BPF with %s nonzero: res %d, want %d",
@@ -1000,16 +795,14 @@ static void t_op_fixed_file(void)
 	struct io_uring ring;
 	int fd;
 
-	ring_init(&ring, 8, 0);
-	fd = prog_fd(skel->progs.nothing);
-	CHECK_EQ(attach(&ring, &fd, 1), 0);
+	ring_with_prog(&ring, 8, 0, skel->progs.nothing);
 	/* a registered file, so that index 0 would be valid otherwise */
 	fd = devnull();
 	CHECK_EQ(io_uring_register_files(&ring, &fd, 1), 0);
 
-	prep_bpf(&ring, 0, UD_BPF)->flags = IOSQE_FIXED_FILE;
-	submit(&ring, 1);
-	reap(&ring, &cqe, 1);
+	uring_prep_bpf(&ring, 0, UD_BPF)->flags = IOSQE_FIXED_FILE;
+	uring_submit(&ring, 1);
+	uring_reap(&ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF, -EINVAL);
 	CHECK_EQ(skel->bss->runs, 0);
 	close(fd);
@@ -1023,14 +816,9 @@ static void op_refused_on(unsigned int flags)
 	struct seed_bpf *skel = skel_load();
 	struct io_uring_cqe cqe;
 	struct io_uring ring;
-	int fd;
 
-	ring_init(&ring, 8, flags);
-	fd = prog_fd(skel->progs.nothing);
-	CHECK_EQ(attach(&ring, &fd, 1), 0);
-	prep_bpf(&ring, 0, UD_BPF);
-	submit(&ring, 1);
-	reap(&ring, &cqe, 1);
+	ring_with_prog(&ring, 8, flags, skel->progs.nothing);
+	run_bpf_reap(&ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF, -EINVAL);
 	CHECK_EQ(skel->bss->runs, 0);
 	io_uring_queue_exit(&ring);
@@ -1053,23 +841,21 @@ static void t_op_personality(void)
 	struct seed_bpf *skel = skel_load();
 	struct io_uring_cqe cqe;
 	struct io_uring ring;
-	int fd, id;
+	int id;
 
-	ring_init(&ring, 8, 0);
-	fd = prog_fd(skel->progs.nothing);
-	CHECK_EQ(attach(&ring, &fd, 1), 0);
+	ring_with_prog(&ring, 8, 0, skel->progs.nothing);
 	id = CHECK_RET(io_uring_register_personality(&ring));
 	CHECK(id > 0);
 
-	prep_bpf(&ring, 0, UD_BPF)->personality = (__u16)id;
-	submit(&ring, 1);
-	reap(&ring, &cqe, 1);
+	uring_prep_bpf(&ring, 0, UD_BPF)->personality = (__u16)id;
+	uring_submit(&ring, 1);
+	uring_reap(&ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF, 0);
 	CHECK_EQ(skel->bss->runs, 1);
 
-	prep_bpf(&ring, 0, UD_BPF2)->personality = (__u16)(id + 1);
-	submit(&ring, 1);
-	reap(&ring, &cqe, 1);
+	uring_prep_bpf(&ring, 0, UD_BPF2)->personality = (__u16)(id + 1);
+	uring_submit(&ring, 1);
+	uring_reap(&ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF2, -EINVAL);
 	CHECK_EQ(skel->bss->runs, 1);
 	io_uring_queue_exit(&ring);
@@ -1090,23 +876,23 @@ static void linked_bpf_after_read(bool detach_first)
 	char byte = 0;
 	int fd, pfd[2];
 
-	ring_init(&ring, 8, 0);
+	uring_init(&ring, 8, 0);
 	CHECK_SYS(pipe2(pfd, O_CLOEXEC));
-	fd = prog_fd(skel->progs.nothing);
-	CHECK_EQ(attach(&ring, &fd, 1), 0);
+	fd = uring_prog_fd(skel->progs.nothing);
+	CHECK_EQ(uring_attach(&ring, &fd, 1), 0);
 
-	sqe = get_sqe(&ring);
+	sqe = uring_sqe(&ring);
 	io_uring_prep_read(sqe, pfd[0], &byte, 1, 0);
 	sqe->user_data = UD_READ;
 	sqe->flags = IOSQE_IO_LINK;
-	prep_bpf(&ring, 0, UD_BPF);
-	submit(&ring, 2);
+	uring_prep_bpf(&ring, 0, UD_BPF);
+	uring_submit(&ring, 2);
 	expect_no_cqe(&ring);
 
 	if (detach_first)
-		CHECK_EQ(detach(&ring), 0);
+		CHECK_EQ(uring_detach(&ring), 0);
 	CHECK_EQ(CHECK_SYS(write(pfd[1], "x", 1)), 1);
-	reap(&ring, cqes, 2);
+	uring_reap(&ring, cqes, 2);
 	CHECK_CQE(&cqes[0], UD_READ, 1);
 	CHECK_CQE(&cqes[1], UD_BPF, detach_first ? -EBADF : 0);
 	CHECK_EQ(byte, 'x');
@@ -1130,16 +916,11 @@ static void t_queue_nop(void)
 	struct seed_bpf *skel = skel_load();
 	struct io_uring_cqe cqes[2];
 	struct io_uring ring;
-	int fd;
 
-	ring_init(&ring, 8, 0);
-	fd = prog_fd(skel->progs.q_nop);
-	CHECK_EQ(attach(&ring, &fd, 1), 0);
+	ring_with_prog(&ring, 8, 0, skel->progs.q_nop);
 	skel->bss->nop_ud = UD_NOP;
 
-	prep_bpf(&ring, 0, UD_BPF);
-	submit(&ring, 1);
-	reap(&ring, cqes, 2);
+	run_bpf_reap(&ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_NOP, 0);
 	EXPECT_CQE(cqes, 2, UD_BPF, 0);
 	CHECK_EQ(skel->bss->runs, 1);
@@ -1147,9 +928,9 @@ static void t_queue_nop(void)
 	CHECK_EQ(skel->bss->rc[0], 0);
 
 	/* and again: the per-run state starts over */
-	prep_bpf(&ring, 0, UD_BPF2);
-	submit(&ring, 1);
-	reap(&ring, cqes, 2);
+	uring_prep_bpf(&ring, 0, UD_BPF2);
+	uring_submit(&ring, 1);
+	uring_reap(&ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_NOP, 0);
 	EXPECT_CQE(cqes, 2, UD_BPF2, 0);
 	CHECK_EQ(skel->bss->runs, 2);
@@ -1165,11 +946,8 @@ static void t_queue_from_map(void)
 	struct io_uring_cqe cqes[3];
 	struct io_uring_sqe *s;
 	struct io_uring ring;
-	int fd;
 
-	ring_init(&ring, 8, 0);
-	fd = prog_fd(skel->progs.q_map);
-	CHECK_EQ(attach(&ring, &fd, 1), 0);
+	ring_with_prog(&ring, 8, 0, skel->progs.q_map);
 
 	s = &skel->bss->map_sqes[0];
 	io_uring_prep_nop(s);
@@ -1182,9 +960,7 @@ static void t_queue_from_map(void)
 	s->user_data = UD_NOP + 1;
 	skel->bss->map_nr = 2;
 
-	prep_bpf(&ring, 0, UD_BPF);
-	submit(&ring, 1);
-	reap(&ring, cqes, 3);
+	run_bpf_reap(&ring, cqes, 3);
 	EXPECT_CQE(cqes, 3, UD_NOP, 0);
 	EXPECT_CQE(cqes, 3, UD_NOP + 1, 1234);
 	EXPECT_CQE(cqes, 3, UD_BPF, 0);
@@ -1217,17 +993,13 @@ static void t_queue_write(void)
 	struct seed_bpf *skel = skel_load();
 	struct io_uring_cqe cqes[2];
 	struct io_uring ring;
-	int fd, file;
+	int file;
 
-	ring_init(&ring, 8, 0);
-	fd = prog_fd(skel->progs.q_write);
-	CHECK_EQ(attach(&ring, &fd, 1), 0);
+	ring_with_prog(&ring, 8, 0, skel->progs.q_write);
 	file = tmp_file();
 	set_write(skel, file, write_data, WRITE_LEN);
 
-	prep_bpf(&ring, 0, UD_BPF);
-	submit(&ring, 1);
-	reap(&ring, cqes, 2);
+	run_bpf_reap(&ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_WRITE, (int)WRITE_LEN);
 	EXPECT_CQE(cqes, 2, UD_BPF, 0);
 	CHECK_EQ(skel->bss->rc[0], 0);
@@ -1244,17 +1016,13 @@ static void t_queue_link_write_fsync(void)
 	struct seed_bpf *skel = skel_load();
 	struct io_uring_cqe cqes[3];
 	struct io_uring ring;
-	int fd, file;
+	int file;
 
-	ring_init(&ring, 8, 0);
-	fd = prog_fd(skel->progs.q_wr_fsync);
-	CHECK_EQ(attach(&ring, &fd, 1), 0);
+	ring_with_prog(&ring, 8, 0, skel->progs.q_wr_fsync);
 	file = tmp_file();
 	set_write(skel, file, write_data, WRITE_LEN);
 
-	prep_bpf(&ring, 0, UD_BPF);
-	submit(&ring, 1);
-	reap(&ring, cqes, 3);
+	run_bpf_reap(&ring, cqes, 3);
 	EXPECT_CQE(cqes, 3, UD_WRITE, (int)WRITE_LEN);
 	EXPECT_CQE(cqes, 3, UD_FSYNC, 0);
 	EXPECT_CQE(cqes, 3, UD_BPF, 0);
@@ -1265,10 +1033,8 @@ static void t_queue_link_write_fsync(void)
 	check_file(file, write_data, WRITE_LEN);
 
 	/* the link is real: a failing write cancels the fsync */
-	set_write(skel, closed_fd(), write_data, WRITE_LEN);
-	prep_bpf(&ring, 0, UD_BPF);
-	submit(&ring, 1);
-	reap(&ring, cqes, 3);
+	set_write(skel, uring_closed_fd(), write_data, WRITE_LEN);
+	run_bpf_reap(&ring, cqes, 3);
 	EXPECT_CQE(cqes, 3, UD_WRITE, -EBADF);
 	EXPECT_CQE(cqes, 3, UD_FSYNC, -ECANCELED);
 	EXPECT_CQE(cqes, 3, UD_BPF, 0);
@@ -1285,16 +1051,11 @@ static void queue_len(unsigned int setup_flags, const long want[3])
 	struct seed_bpf *skel = skel_load();
 	struct io_uring_cqe cqes[2];
 	struct io_uring ring;
-	int fd;
 
-	ring_init(&ring, 8, setup_flags);
-	fd = prog_fd(skel->progs.q_len);
-	CHECK_EQ(attach(&ring, &fd, 1), 0);
+	ring_with_prog(&ring, 8, setup_flags, skel->progs.q_len);
 	skel->bss->nop_ud = UD_NOP;
 
-	prep_bpf(&ring, 0, UD_BPF);
-	submit(&ring, 1);
-	reap(&ring, cqes, 2);
+	run_bpf_reap(&ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_NOP, 0);
 	EXPECT_CQE(cqes, 2, UD_BPF, 0);
 	CHECK_EQ(skel->bss->nr_rc, 3);
@@ -1322,16 +1083,11 @@ static void t_queue_busy(void)
 	struct io_uring_cqe cqes[MAX_QUEUED + 1];
 	struct io_uring ring;
 	unsigned int i;
-	int fd;
 
-	ring_init(&ring, 64, 0);
-	fd = prog_fd(skel->progs.q_many);
-	CHECK_EQ(attach(&ring, &fd, 1), 0);
+	ring_with_prog(&ring, 64, 0, skel->progs.q_many);
 	skel->bss->nop_ud = UD_NOP;
 
-	prep_bpf(&ring, 0, UD_BPF);
-	submit(&ring, 1);
-	reap(&ring, cqes, MAX_QUEUED + 1);
+	run_bpf_reap(&ring, cqes, MAX_QUEUED + 1);
 	for (i = 0; i < MAX_QUEUED; i++)
 		EXPECT_CQE(cqes, MAX_QUEUED + 1, UD_NOP + i, 0);
 	EXPECT_CQE(cqes, MAX_QUEUED + 1, UD_BPF, 0);
@@ -1390,28 +1146,23 @@ static void t_queue_failed_sqe(void)
 	struct io_uring_cqe cqes[5];
 	struct io_uring ring;
 	unsigned int i;
-	int fd;
 
 	/* control: user space submitting the same SQEs (SUBMIT_ALL) */
-	ring_init(&ring, 8, IORING_SETUP_SUBMIT_ALL);
+	uring_init(&ring, 8, IORING_SETUP_SUBMIT_ALL);
 	prep_failing_sqes(user_sqes);
 	for (i = 0; i < 4; i++)
-		*get_sqe(&ring) = user_sqes[i];
-	submit(&ring, 4);
-	reap(&ring, cqes, 4);
+		*uring_sqe(&ring) = user_sqes[i];
+	uring_submit(&ring, 4);
+	uring_reap(&ring, cqes, 4);
 	for (i = 0; i < 4; i++)
 		EXPECT_CQE(cqes, 4, failing_want[i].ud, failing_want[i].res);
 	io_uring_queue_exit(&ring);
 
-	ring_init(&ring, 8, 0);
-	fd = prog_fd(skel->progs.q_map);
-	CHECK_EQ(attach(&ring, &fd, 1), 0);
+	ring_with_prog(&ring, 8, 0, skel->progs.q_map);
 	prep_failing_sqes(skel->bss->map_sqes);
 	skel->bss->map_nr = 4;
 
-	prep_bpf(&ring, 0, UD_BPF);
-	submit(&ring, 1);
-	reap(&ring, cqes, 5);
+	run_bpf_reap(&ring, cqes, 5);
 	for (i = 0; i < 4; i++)
 		EXPECT_CQE(cqes, 5, failing_want[i].ud, failing_want[i].res);
 	EXPECT_CQE(cqes, 5, UD_BPF, 0);
@@ -1431,10 +1182,10 @@ static void t_queue_chain(void)
 	struct io_uring ring;
 	int fds[2];
 
-	ring_init(&ring, 8, 0);
-	fds[0] = prog_fd(skel->progs.q_map);
-	fds[1] = prog_fd(skel->progs.q_nop);
-	CHECK_EQ(attach(&ring, fds, 2), 0);
+	uring_init(&ring, 8, 0);
+	fds[0] = uring_prog_fd(skel->progs.q_map);
+	fds[1] = uring_prog_fd(skel->progs.q_nop);
+	CHECK_EQ(uring_attach(&ring, fds, 2), 0);
 	s = &skel->bss->map_sqes[0];
 	memset(s, 0, sizeof(*s));
 	s->opcode = IORING_OP_BPF;
@@ -1443,9 +1194,7 @@ static void t_queue_chain(void)
 	skel->bss->map_nr = 1;
 	skel->bss->nop_ud = UD_NOP;
 
-	prep_bpf(&ring, 0, UD_BPF);
-	submit(&ring, 1);
-	reap(&ring, cqes, 3);
+	run_bpf_reap(&ring, cqes, 3);
 	EXPECT_CQE(cqes, 3, UD_BPF, 0);
 	EXPECT_CQE(cqes, 3, UD_BPF2, 0);
 	EXPECT_CQE(cqes, 3, UD_NOP, 0);
@@ -1461,11 +1210,9 @@ static void t_queue_personality(void)
 	struct io_uring_cqe cqes[3];
 	struct io_uring_sqe *s;
 	struct io_uring ring;
-	int fd, id;
+	int id;
 
-	ring_init(&ring, 8, 0);
-	fd = prog_fd(skel->progs.q_map);
-	CHECK_EQ(attach(&ring, &fd, 1), 0);
+	ring_with_prog(&ring, 8, 0, skel->progs.q_map);
 	id = CHECK_RET(io_uring_register_personality(&ring));
 	CHECK(id > 0);
 
@@ -1479,9 +1226,7 @@ static void t_queue_personality(void)
 	s[1].user_data = UD_NOP + 1;
 	skel->bss->map_nr = 2;
 
-	prep_bpf(&ring, 0, UD_BPF);
-	submit(&ring, 1);
-	reap(&ring, cqes, 3);
+	run_bpf_reap(&ring, cqes, 3);
 	EXPECT_CQE(cqes, 3, UD_NOP, 0);
 	EXPECT_CQE(cqes, 3, UD_NOP + 1, -EINVAL);
 	EXPECT_CQE(cqes, 3, UD_BPF, 0);
@@ -1509,7 +1254,7 @@ static void t_restrictions(void)
 	CHECK_EQ(CHECK_SYS(write(file, orig, sizeof(orig) - 1)),
 		 sizeof(orig) - 1);
 
-	ring_init(&ring, 8, IORING_SETUP_R_DISABLED);
+	uring_init(&ring, 8, IORING_SETUP_R_DISABLED);
 	memset(res, 0, sizeof(res));
 	res[0].opcode = IORING_RESTRICTION_SQE_OP;
 	res[0].sqe_op = IORING_OP_NOP;
@@ -1523,28 +1268,26 @@ static void t_restrictions(void)
 	 * raw: Debian's liburing 2.3 declares io_uring_register_restrictions()
 	 * and io_uring_enable_rings() but does not export them
 	 */
-	CHECK_EQ(sys_register(ring.ring_fd, IORING_REGISTER_RESTRICTIONS, res,
-			      4), 0);
-	CHECK_EQ(sys_register(ring.ring_fd, IORING_REGISTER_ENABLE_RINGS, NULL,
-			      0), 0);
+	CHECK_EQ(uring_register(ring.ring_fd, IORING_REGISTER_RESTRICTIONS,
+				res, 4), 0);
+	CHECK_EQ(uring_register(ring.ring_fd, IORING_REGISTER_ENABLE_RINGS,
+				NULL, 0), 0);
 
 	/* register ops are restricted now: ATTACH allowed, DETACH not */
-	fd = prog_fd(skel->progs.q_write);
-	CHECK_EQ(attach(&ring, &fd, 1), 0);
-	CHECK_EQ(detach(&ring), -EACCES);
+	fd = uring_prog_fd(skel->progs.q_write);
+	CHECK_EQ(uring_attach(&ring, &fd, 1), 0);
+	CHECK_EQ(uring_detach(&ring), -EACCES);
 
 	/* control: user space may not write either */
-	sqe = get_sqe(&ring);
+	sqe = uring_sqe(&ring);
 	io_uring_prep_write(sqe, file, evil, sizeof(evil) - 1, 0);
 	sqe->user_data = UD_USER;
-	submit(&ring, 1);
-	reap(&ring, cqes, 1);
+	uring_submit(&ring, 1);
+	uring_reap(&ring, cqes, 1);
 	CHECK_CQE(&cqes[0], UD_USER, -EACCES);
 
 	set_write(skel, file, evil, sizeof(evil) - 1);
-	prep_bpf(&ring, 0, UD_BPF);
-	submit(&ring, 1);
-	reap(&ring, cqes, 2);
+	run_bpf_reap(&ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_WRITE, -EACCES);
 	EXPECT_CQE(cqes, 2, UD_BPF, 0);
 	CHECK_EQ(skel->bss->runs, 1);
@@ -1595,17 +1338,17 @@ static void t_unpriv_attach(void)
 
 	if (pid == 0) {
 		struct io_uring ring;
-		int fd = prog_fd(skel->progs.nothing);
+		int fd = uring_prog_fd(skel->progs.nothing);
 
 		/* control: privileged, it attaches */
-		ring_init(&ring, 8, 0);
-		CHECK_EQ(attach(&ring, &fd, 1), 0);
+		uring_init(&ring, 8, 0);
+		CHECK_EQ(uring_attach(&ring, &fd, 1), 0);
 		io_uring_queue_exit(&ring);
 
 		drop_bpf_caps();
-		ring_init(&ring, 8, 0);
-		CHECK_EQ(attach(&ring, &fd, 1), -EPERM);
-		CHECK_EQ(detach(&ring), -ENXIO);
+		uring_init(&ring, 8, 0);
+		CHECK_EQ(uring_attach(&ring, &fd, 1), -EPERM);
+		CHECK_EQ(uring_detach(&ring), -ENXIO);
 		CHECK_EQ(run_bpf(&ring, 0), -EBADF);
 		io_uring_queue_exit(&ring);
 		exit(0);
@@ -1623,14 +1366,14 @@ static void t_release_ring_first(void)
 
 	fd = load_raw_ok(BPF_PROG_TYPE_IOURING, "rel_ring");
 	id = prog_id(fd);
-	ring_init(&ring, 8, 0);
+	uring_init(&ring, 8, 0);
 	fds[0] = fd;
 	fds[1] = -1;
 	fds[2] = fd;
-	CHECK_EQ(attach(&ring, fds, 3), 0);
+	CHECK_EQ(uring_attach(&ring, fds, 3), 0);
 	CHECK_EQ(run_bpf(&ring, 2), 0);
 	io_uring_queue_exit(&ring);
-	sleep_ms(100);
+	uring_sleep_ms(100);
 	check_prog_alive(id); /* our fd */
 	close(fd);
 	wait_prog_gone(id);
@@ -1645,10 +1388,10 @@ static void t_release_prog_first(void)
 
 	fd = load_raw_ok(BPF_PROG_TYPE_IOURING, "rel_prog");
 	id = prog_id(fd);
-	ring_init(&ring, 8, 0);
-	CHECK_EQ(attach(&ring, &fd, 1), 0);
+	uring_init(&ring, 8, 0);
+	CHECK_EQ(uring_attach(&ring, &fd, 1), 0);
 	close(fd);
-	sleep_ms(200);
+	uring_sleep_ms(200);
 	check_prog_alive(id); /* held by the ring */
 	CHECK_EQ(run_bpf(&ring, 0), 0);
 	io_uring_queue_exit(&ring);
@@ -1664,12 +1407,12 @@ static void t_release_detach(void)
 
 	fd = load_raw_ok(BPF_PROG_TYPE_IOURING, "rel_detach");
 	id = prog_id(fd);
-	ring_init(&ring, 8, 0);
+	uring_init(&ring, 8, 0);
 	fds[0] = fds[1] = fd;
-	CHECK_EQ(attach(&ring, fds, 2), 0);
+	CHECK_EQ(uring_attach(&ring, fds, 2), 0);
 	close(fd);
 	check_prog_alive(id);
-	CHECK_EQ(detach(&ring), 0);
+	CHECK_EQ(uring_detach(&ring), 0);
 	wait_prog_gone(id);
 	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
 	io_uring_queue_exit(&ring);
@@ -1685,14 +1428,14 @@ static void t_release_failed_attach(void)
 	fd = load_raw_ok(BPF_PROG_TYPE_IOURING, "rel_failed");
 	sf = load_raw_ok(BPF_PROG_TYPE_SOCKET_FILTER, "sockfilter");
 	id = prog_id(fd);
-	ring_init(&ring, 8, 0);
+	uring_init(&ring, 8, 0);
 	fds[0] = fd;
 	fds[1] = fd;
 	fds[2] = sf;
-	CHECK_EQ(attach(&ring, fds, 3), -EINVAL);
-	fds[2] = closed_fd();
-	CHECK_EQ(attach(&ring, fds, 3), -EBADF);
-	CHECK_EQ(detach(&ring), -ENXIO);
+	CHECK_EQ(uring_attach(&ring, fds, 3), -EINVAL);
+	fds[2] = uring_closed_fd();
+	CHECK_EQ(uring_attach(&ring, fds, 3), -EBADF);
+	CHECK_EQ(uring_detach(&ring), -ENXIO);
 	close(fd);
 	wait_prog_gone(id); /* with the ring still open */
 	close(sf);
@@ -1715,28 +1458,26 @@ static void t_release_pending_request(void)
 	__u32 id;
 
 	CHECK_SYS(pipe2(pfd, O_CLOEXEC));
-	ring_init(&ring, 8, 0);
-	fd = prog_fd(skel->progs.q_map);
+	uring_init(&ring, 8, 0);
+	fd = uring_prog_fd(skel->progs.q_map);
 	id = prog_id(fd);
-	CHECK_EQ(attach(&ring, &fd, 1), 0);
+	CHECK_EQ(uring_attach(&ring, &fd, 1), 0);
 	io_uring_prep_read(&skel->bss->map_sqes[0], pfd[0], &byte[0], 1, 0);
 	skel->bss->map_sqes[0].user_data = UD_READ;
 	skel->bss->map_nr = 1;
 
 	/* the program queues a read that stays pending */
-	prep_bpf(&ring, 0, UD_BPF);
-	submit(&ring, 1);
-	reap(&ring, &cqe, 1);
+	run_bpf_reap(&ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF, 0);
 	CHECK_EQ(skel->bss->rc[0], 0);
 
 	/* a BPF request waiting for a read */
-	sqe = get_sqe(&ring);
+	sqe = uring_sqe(&ring);
 	io_uring_prep_read(sqe, pfd[0], &byte[1], 1, 0);
 	sqe->user_data = UD_READ + 1;
 	sqe->flags = IOSQE_IO_LINK;
-	prep_bpf(&ring, 0, UD_BPF2);
-	submit(&ring, 2);
+	uring_prep_bpf(&ring, 0, UD_BPF2);
+	uring_submit(&ring, 2);
 	expect_no_cqe(&ring);
 
 	io_uring_queue_exit(&ring);
