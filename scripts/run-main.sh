@@ -41,14 +41,10 @@ mib=${IOCORO_DEMO_MIB:-8}
 stages_init "$run/logs"
 echo "run-main: build dir $build, logs and guest image in $run"
 
-kernel_obj() { tail -n 1 "$run/logs/kernel.log"; }
+kernel_obj() { cat "$run/kernel-obj"; }
 
 do_kernel() {
-	kernel/build.sh release
-	[ -f "$(kernel_obj)/arch/x86/boot/bzImage" ] || {
-		echo "run-main: kernel/build.sh printed no obj dir with a bzImage" >&2
-		return 1
-	}
+	build_kernel release "$run/kernel-obj"
 }
 
 do_initramfs() {

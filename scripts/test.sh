@@ -41,15 +41,10 @@ jobs=$(nproc)
 stages_init "$run/logs"
 echo "test: build dir $build, logs and guest image in $run"
 
-kernel_obj() { tail -n 1 "$run/logs/kernel.log"; }
+kernel_obj() { cat "$run/kernel-obj"; }
 
 do_kernel() {
-	kernel/build.sh debug
-	# last line: the obj dir, which must hold a bzImage
-	[ -f "$(kernel_obj)/arch/x86/boot/bzImage" ] || {
-		echo "test: kernel/build.sh printed no obj dir with a bzImage" >&2
-		return 1
-	}
+	build_kernel debug "$run/kernel-obj"
 }
 
 do_initramfs() {

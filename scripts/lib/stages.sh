@@ -79,3 +79,16 @@ stages_summary() {
 	printf '%s: FAILED (%s)\n' "$title" "${bad[*]}"
 	return 1
 }
+
+# build_kernel FLAVOUR FILE: kernel/build.sh FLAVOUR, whose last line of
+# output is the obj dir; that dir, checked to hold a bzImage, goes to FILE.
+# (Not read back from the stage log: tee may not have written it yet.)
+build_kernel() {
+	local flavour=$1 out=$2 dir
+	dir=$(kernel/build.sh "$flavour" | tee /dev/stderr | tail -n 1)
+	if [ ! -f "$dir/arch/x86/boot/bzImage" ]; then
+		echo "kernel/build.sh $flavour printed no obj dir with a bzImage" >&2
+		return 1
+	fi
+	echo "$dir" >"$out"
+}
