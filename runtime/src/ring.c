@@ -12,10 +12,10 @@ int iocoro__probe_fd(int ring_fd)
 {
 	/*
 	 * On a ring without a table, only the series answers
-	 * IORING_DETACH_BPF with -ENXIO: 6.12 without it has no opcode 32
-	 * (-EINVAL), and later kernels use 32 for something else, which a
-	 * NULL argument does not satisfy. Opcode probes cannot tell: later
-	 * kernels have an io_uring opcode with IORING_OP_BPF's number.
+	 * IORING_DETACH_BPF with -ENXIO: a kernel without it answers the
+	 * opcode (49, past the numbers later kernels took) with -EINVAL.
+	 * Opcode probes cannot tell: later kernels have an io_uring opcode
+	 * with IORING_OP_BPF's number.
 	 */
 	int ret = io_uring_register(ring_fd, IORING_DETACH_BPF, NULL, 0);
 

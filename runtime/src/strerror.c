@@ -31,10 +31,13 @@ const char *iocoro_strerror(int err)
 	case EBUSY:
 		return "Device or resource busy (iocoro: a program table is "
 		       "attached already, the SQ ring is full, or a step queued "
-		       "more than 32 SQEs)";
+		       "more SQEs than IOCORO_MAX_QUEUED_SQES, or posted more "
+		       "CQEs than IOCORO_MAX_EMITTED_CQES)";
 	case EPERM:
 		return "Operation not permitted (iocoro: loading and attaching "
-		       "BPF programs needs CAP_BPF or CAP_SYS_ADMIN)";
+		       "BPF programs needs CAP_BPF or CAP_SYS_ADMIN; starting "
+		       "coroutines on, detaching or budgeting another user's "
+		       "table too)";
 	case EINVAL:
 		return "Invalid argument (iocoro: IORING_OP_BPF cannot run on "
 		       "rings set up with IORING_SETUP_SQPOLL, "
@@ -58,7 +61,7 @@ const char *iocoro_strerror(int err)
 		       "killed or its ring is going away)";
 	case E2BIG:
 		return "Argument list too long (iocoro: more programs than a "
-		       "table holds, 64, or a key out of the map)";
+		       "table holds, IOCORO_MAX_PROGS, or a key out of the map)";
 	}
 	s = strerrordesc_np(err);
 	return s ? s : "unknown error";

@@ -103,7 +103,8 @@ IOCORO_INLINE long iocoro_next(struct io_uring_bpf_ctx *ctx, __u32 prog)
  * are set here; other flags are kept.
  *
  * Returns 0, or the helper's error (-EBUSY when the run already queued
- * IOCORO_MAX_QUEUED_SQES SQEs). Return that error from the program: the
+ * IOCORO_MAX_QUEUED_SQES SQEs, -ELOOP when the coroutine's step budget
+ * cannot pay for the next step). Return that error from the program: the
  * coroutine then ends with it. When only the operation could be queued,
  * it still runs, but nothing follows it.
  */

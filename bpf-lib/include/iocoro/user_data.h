@@ -17,6 +17,7 @@
 #define IOCORO_USER_DATA_H
 
 #include <linux/types.h>
+#include <linux/io_uring.h> /* the patched uapi: IORING_BPF_* limits */
 
 #ifdef __bpf__
 #define IOCORO_INLINE static inline __attribute__((always_inline))
@@ -29,13 +30,16 @@
 #define IOCORO_UD_KIND_SHIFT	40
 #define IOCORO_UD_PROG_SHIFT	32
 
-/* the most programs IORING_ATTACH_BPF takes (kernel: IO_BPF_MAX_PROGS) */
-#define IOCORO_MAX_PROGS	64
-/* the most SQEs one program run may queue (kernel: IO_BPF_MAX_SQES) */
-#define IOCORO_MAX_QUEUED_SQES	32
+/* the kernel's limits (<linux/io_uring.h>), under iocoro's names */
+/* the most programs IORING_ATTACH_BPF takes */
+#define IOCORO_MAX_PROGS	IORING_BPF_MAX_PROGS
+/* the most SQEs one program run may queue */
+#define IOCORO_MAX_QUEUED_SQES	IORING_BPF_MAX_SQES
+/* the most CQEs one program run may post */
+#define IOCORO_MAX_EMITTED_CQES	IORING_BPF_MAX_CQES
 /* step budget of a chain: kernel default and maximum */
-#define IOCORO_DEFAULT_BUDGET	4096
-#define IOCORO_MAX_BUDGET	(1U << 20)
+#define IOCORO_DEFAULT_BUDGET	IORING_BPF_DEFAULT_BUDGET
+#define IOCORO_MAX_BUDGET	IORING_BPF_MAX_BUDGET
 
 enum iocoro_ud_kind {
 	/* an IORING_OP_BPF request running a step; CQE only on failure */
