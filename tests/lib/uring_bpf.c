@@ -9,9 +9,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -219,6 +221,101 @@ int uring_closed_fd(void)
 
 	CHECK_SYS(close(fd));
 	return fd;
+}
+
+void uring_sync_sq(struct io_uring *ring)
+{
+	ring->sq.sqe_head = ring->sq.sqe_tail =
+		IO_URING_READ_ONCE(*ring->sq.ktail);
+}
+
+pid_t uring_fork_with_pipe(int p[2])
+{
+	pid_t pid;
+
+	CHECK_SYS(pipe2(p, O_CLOEXEC));
+	fflush(stdout);
+	fflush(stderr);
+	pid = CHECK_SYS(fork());
+	close(pid ? p[1] : p[0]);
+	return pid;
+}
+
+void uring_write_byte(int fd, char c)
+{
+	CHECK_EQ(CHECK_SYS(write(fd, &c, 1)), 1);
+}
+
+int uring_read_byte_ms(int fd, unsigned int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char c;
+
+	if (CHECK_SYS(poll(&pfd, 1, (int)ms)) == 0)
+		return -1;
+	if (CHECK_SYS(read(fd, &c, 1)) != 1)
+		return -1;
+	return (unsigned char)c;
+}
+
+bool uring_reap_child_ms(pid_t pid, unsigned int ms, int *status)
+{
+	uint64_t t0 = uring_now_ns();
+
+	for (;;) {
+		pid_t r = CHECK_SYS(waitpid(pid, status, WNOHANG));
+
+		if (r == pid)
+			return true;
+		if (uring_now_ns() - t0 > (uint64_t)ms * 1000000)
+			return false;
+		uring_sleep_ms(2);
+	}
+}
+
+char uring_task_state(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* pid (comm) S ...: the comm may hold anything, even ") " */
+	p = strrchr(buf, ')');
+	if (!p || p[1] != ' ')
+		return 0;
+	return p[2];
+}
+
+void uring_dump_task(pid_t pid)
+{
+	static const char *const files[] = { "stat", "wchan", "stack" };
+	char path[64], buf[4096];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		ssize_t n;
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/%d/%s", pid, files[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n > 0) {
+			buf[n] = '\0';
+			fprintf(stderr, "%s:\n%s\n", path, buf);
+		}
+	}
 }
 
 uint64_t uring_now_ns(void)

@@ -3,7 +3,7 @@
  * Helpers for guest tests that drive io_uring rings with BPF programs
  * attached (kernel/patches): ring setup, IORING_ATTACH_BPF / DETACH /
  * REGISTER_BPF_BUDGET, IORING_OP_BPF SQEs, exact CQE reaping, fdinfo,
- * SEC("iouring") for libbpf 1.1, time. Library iocoro_guestlib
+ * SEC("iouring") for libbpf 1.1, forked children, time. Library iocoro_guestlib
  * (tests/lib/CMakeLists.txt); everything fails the test via check.h on an
  * unexpected error, except the functions documented to return -errno.
  *
@@ -97,6 +97,30 @@ char *uring_fdinfo(struct io_uring *ring);
 
 /* an fd number that is not open (the one /dev/null just had) */
 int uring_closed_fd(void);
+
+/*
+ * After another task (a forked child) submitted on the shared ring: take
+ * the kernel's SQ tail as liburing's own (its SQ indices are private).
+ */
+void uring_sync_sq(struct io_uring *ring);
+
+/* ---- child processes */
+
+/*
+ * pipe2(@p) and fork(): the child gets 0 and keeps only p[1], the parent
+ * the child's pid and only p[0]
+ */
+pid_t uring_fork_with_pipe(int p[2]);
+/* one byte written to @fd (fails the test otherwise) */
+void uring_write_byte(int fd, char c);
+/* a byte from @fd within @ms: the byte, or -1 on timeout or EOF */
+int uring_read_byte_ms(int fd, unsigned int ms);
+/* waitpid(@pid) for up to @ms: true and *@status once reaped */
+bool uring_reap_child_ms(pid_t pid, unsigned int ms, int *status);
+/* the state letter of /proc/@pid/stat ('R', 'S', 'T', ...), 0 if none */
+char uring_task_state(pid_t pid);
+/* /proc/@pid/{stat,wchan,stack} to stderr */
+void uring_dump_task(pid_t pid);
 
 /* CLOCK_MONOTONIC in ns */
 uint64_t uring_now_ns(void);

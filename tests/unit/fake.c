@@ -126,7 +126,8 @@ int __wrap_io_uring_register(unsigned int fd, unsigned int op,
 		c->op = op;
 		c->nr = nr;
 		c->arg_null = !arg;
-		if (op == IORING_ATTACH_BPF && arg && nr <= 64)
+		if (op == IORING_ATTACH_BPF && arg &&
+		    nr <= IORING_BPF_MAX_PROGS)
 			memcpy(c->fds, arg, nr * sizeof(int));
 	}
 	fk.nr_reg++;
@@ -134,19 +135,19 @@ int __wrap_io_uring_register(unsigned int fd, unsigned int op,
 	if ((fk.stock || fk.old_kernel) && op >= IORING_ATTACH_BPF &&
 	    op <= IORING_REGISTER_BPF_BUDGET)
 		return -EINVAL;
-	if (op < 64 && fk.reg_err[op] && !probe_ring)
+	if (op < IORING_REGISTER_LAST && fk.reg_err[op] && !probe_ring)
 		return fk.reg_err[op];
 
 	switch (op) {
 	case IORING_ATTACH_BPF:
 		if (!arg)
 			return -EINVAL;
-		if (!nr || nr > 64)
+		if (!nr || nr > IORING_BPF_MAX_PROGS)
 			return -EINVAL;
 		if (fk.table)
 			return -EBUSY;
 		fk.table = true;
-		fk.budget = 4096;
+		fk.budget = IORING_BPF_DEFAULT_BUDGET;
 		return 0;
 	case IORING_DETACH_BPF:
 		if (arg || nr)
@@ -156,7 +157,7 @@ int __wrap_io_uring_register(unsigned int fd, unsigned int op,
 		fk.table = false;
 		return 0;
 	case IORING_REGISTER_BPF_BUDGET:
-		if (arg || !nr || nr > (1U << 20))
+		if (arg || !nr || nr > IORING_BPF_MAX_BUDGET)
 			return -EINVAL;
 		if (!fk.table)
 			return -ENXIO;

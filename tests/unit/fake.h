@@ -34,7 +34,7 @@ struct fake_reg_call {
 	unsigned int op;
 	unsigned int nr;
 	bool arg_null;
-	int fds[64];
+	int fds[IORING_BPF_MAX_PROGS];
 };
 
 struct fake {
@@ -46,7 +46,7 @@ struct fake {
 	/* injected errors, 0: none */
 	int setup_err;			/* io_uring_setup() */
 	int init_err;			/* io_uring_queue_init_params() */
-	int reg_err[64];		/* io_uring_register(), per opcode */
+	int reg_err[IORING_REGISTER_LAST]; /* io_uring_register(), per opcode */
 	int wait_err;			/* io_uring_wait_cqe_timeout(), always */
 	int load_err;			/* bpf_object__load() */
 	const char *load_log;		/* written to the log bufs on load_err */

@@ -47,8 +47,8 @@
 /* the ABI of patches 0005-0009, as the patched uapi headers define it */
 _Static_assert(BPF_FUNC_io_uring_emit_cqe == 213,
 	       "bpf_io_uring_emit_cqe is helper 213");
-_Static_assert(IORING_REGISTER_BPF_BUDGET == 33,
-	       "IORING_REGISTER_BPF_BUDGET is 33");
+_Static_assert(IORING_REGISTER_BPF_BUDGET == 50,
+	       "IORING_REGISTER_BPF_BUDGET is 50");
 _Static_assert(sizeof(struct io_uring_bpf_ctx) == 32,
 	       "struct io_uring_bpf_ctx is 32 bytes");
 _Static_assert(offsetof(struct io_uring_bpf_ctx, user_data) == 0, "layout");
@@ -61,9 +61,9 @@ _Static_assert(offsetof(struct io_uring_bpf_ctx, resv) == 28, "layout");
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* documented by patch 0008 */
-#define DEFAULT_BUDGET 4096U
-#define MAX_BUDGET (1U << 20)
+/* the uapi's limits of patch 0008 */
+#define DEFAULT_BUDGET IORING_BPF_DEFAULT_BUDGET
+#define MAX_BUDGET IORING_BPF_MAX_BUDGET
 
 /* must match chain.bpf.c */
 #define RC_LEN 32
@@ -727,78 +727,82 @@ static void t_emit_overflow(void)
 /* ========================================================= 5. budget */
 
 /*
- * What patch 0008 documents: a request with budget b runs if b > 0 and
- * its n children get (b - 1) / n each; one with 0 fails with -ELOOP.
+ * What the budget patch documents: a run of a request with budget b
+ * (always >= 1) takes one step; of the n children it queues, the first
+ * c = min(n, b - 1) are queued with (b - 1) / c steps each, and
+ * bpf_io_uring_queue_sqe() refuses the others with -ELOOP.
  */
 static void budget_expect(unsigned int b, unsigned int n, unsigned int *runs,
-			  unsigned int *eloops)
+			  unsigned int *refused)
 {
-	unsigned int r = 0, l = 0, i;
+	unsigned int c = n < b - 1 ? n : b - 1;
+	unsigned int r = 0, f = n - c, i;
 
-	if (!b) {
-		*runs = 0;
-		*eloops = 1;
-		return;
-	}
-	for (i = 0; i < n; i++) {
-		unsigned int cr, cl;
+	for (i = 0; i < c; i++) {
+		unsigned int cr, cf;
 
-		budget_expect((b - 1) / n, n, &cr, &cl);
+		budget_expect((b - 1) / c, n, &cr, &cf);
 		r += cr;
-		l += cl;
+		f += cf;
 	}
 	*runs = 1 + r;
-	*eloops = l;
+	*refused = f;
 }
 
 /*
  * @nr_chains user-submitted requests of fan (n children per run) with
- * the ring budget @budget (0: leave the default): the runs and -ELOOP
- * CQEs are exactly what budget_expect() says, and never more runs than
- * the budget per chain.
+ * the ring budget @budget (0: leave the default): the runs and the
+ * children refused with -ELOOP are exactly what budget_expect() says,
+ * never more runs than the budget per chain, and no CQE at all (every
+ * request succeeds with CQE_SKIP_SUCCESS: the budget ends the fan-out
+ * at queue time, no request fails with -ELOOP after it was queued).
  */
 static void fan_run(struct io_uring *ring, struct chain_bpf *skel,
 		    unsigned int budget, unsigned int n, unsigned int nr_chains)
 {
-	unsigned int want_runs, want_eloops, i;
-	struct io_uring_cqe *cqes;
+	unsigned int want_runs, want_refused, i;
+	uint64_t t0;
 
 	if (budget)
 		CHECK_EQ(uring_set_budget(ring, budget), 0);
 	else
 		budget = DEFAULT_BUDGET;
-	budget_expect(budget, n, &want_runs, &want_eloops);
+	budget_expect(budget, n, &want_runs, &want_refused);
 	CHECK(want_runs <= budget);
 	want_runs *= nr_chains;
-	want_eloops *= nr_chains;
+	want_refused *= nr_chains;
 
 	skel->bss->fn_n = n;
 	skel->bss->fn_idx = P_FAN;
 	skel->bss->fn_ud = UD_FAN;
 	skel->bss->fn_runs = 0;
 	skel->bss->fn_queue_err = 0;
+	skel->bss->fn_queue_rc = 0;
 	for (i = 0; i < nr_chains; i++)
 		uring_prep_bpf(ring, P_FAN, UD_BPF)->flags =
 			IOSQE_CQE_SKIP_SUCCESS;
 	uring_submit(ring, (int)nr_chains);
 
-	cqes = calloc(want_eloops, sizeof(*cqes));
-	CHECK(cqes != NULL);
-	uring_reap(ring, cqes, want_eloops);
-	for (i = 0; i < want_eloops; i++) {
-		if (cqes[i].user_data != UD_FAN || cqes[i].res != -ELOOP)
-			uring_dump_cqes(cqes, want_eloops);
-		CHECK_CQE(&cqes[i], UD_FAN, -ELOOP);
-		CHECK_EQ(cqes[i].flags, 0);
+	/* the runs post nothing: wait until they are all done */
+	t0 = uring_now_ns();
+	while (__atomic_load_n(&skel->bss->fn_runs, __ATOMIC_RELAXED) <
+		       want_runs &&
+	       ms_since(t0) < URING_CQE_TIMEOUT_MS) {
+		struct io_uring_cqe *cqe;
+
+		/* an enter: steps beyond a pass wait for one */
+		if (!uring_wait_cqe_ms(ring, &cqe, 10))
+			break;
 	}
-	free(cqes);
+	uring_reap(ring, NULL, 0);
 	CHECK_EQ(skel->bss->fn_runs, want_runs);
-	CHECK_EQ(skel->bss->fn_queue_err, 0);
-	printf("budget %u, %u per run, %u chain(s): %u runs, %u x -ELOOP\n",
-	       budget, n, nr_chains, want_runs, want_eloops);
+	CHECK_EQ(skel->bss->fn_queue_err, want_refused);
+	CHECK_EQ(skel->bss->fn_queue_rc, want_refused ? -ELOOP : 0);
+	printf("budget %u, %u per run, %u chain(s): %u runs, %u refused\n",
+	       budget, n, nr_chains, want_runs, want_refused);
 }
 
-/* a runaway self-requeueing program: budget 50 -> 50 runs, one -ELOOP */
+/* a runaway self-requeueing program: budget 50 -> 50 runs, then refused */
 static void t_budget_self(void)
 {
 	struct io_uring ring;
@@ -806,7 +810,7 @@ static void t_budget_self(void)
 
 	fan_run(&ring, skel, 50, 1, 1);
 	CHECK_EQ(skel->bss->fn_runs, 50);
-	/* budget 1: one run, its child fails */
+	/* budget 1: one run, its child is refused (-ELOOP at queue time) */
 	fan_run(&ring, skel, 1, 1, 1);
 	CHECK_EQ(skel->bss->fn_runs, 1);
 	/* each user-submitted request gets the whole budget */
@@ -835,8 +839,9 @@ static void t_budget_fanout(void)
 
 	fan_run(&ring, skel, 64, 2, 1);
 	CHECK_EQ(skel->bss->fn_runs, 63);
+	/* 9 steps for 3 children, 3 each: each queues 2 (1 step each) */
 	fan_run(&ring, skel, 10, 3, 1);
-	CHECK_EQ(skel->bss->fn_runs, 4);
+	CHECK_EQ(skel->bss->fn_runs, 10);
 	fan_run(&ring, skel, 100, 4, 1);
 	CHECK_EQ(skel->bss->fn_runs, 85);
 	fan_run(&ring, skel, 20, FN_MAX, 1);
@@ -845,8 +850,9 @@ static void t_budget_fanout(void)
 
 /*
  * A coroutine NOP -> BPF -> NOP -> ... that never stops: the budget
- * passes through the links, budget 50 -> 50 runs, then the next BPF
- * request (linked after the 50th NOP) fails with -ELOOP.
+ * passes through the links, budget 50 -> 50 runs; the 50th cannot queue
+ * its next step (-ELOOP from bpf_io_uring_queue_sqe()) and returns that:
+ * its own request fails with -ELOOP.
  */
 static void t_budget_chain(void)
 {
@@ -863,7 +869,7 @@ static void t_budget_chain(void)
 	CHECK_EQ(cqe.flags, 0);
 	CHECK_EQ(skel->bss->nc_runs, 50);
 	CHECK_EQ(skel->bss->nc_bad_prev, 0);
-	CHECK_EQ(skel->bss->nc_queue_rc, 0);
+	CHECK_EQ(skel->bss->nc_queue_rc, -ELOOP);
 	teardown(&ring, skel);
 }
 
@@ -1055,9 +1061,24 @@ static void td_child(struct chain_bpf *skel, enum td_variant v, int wfd)
 	if (v == TD_KILL_BUSY)
 		write_byte(wfd, 'S');
 	uring_submit(&ring, TD_CHAINS);
-	/* back in user space, with the chains waiting in their timeouts */
-	if (v != TD_KILL_BUSY)
+	/*
+	 * Back in user space, with the chains waiting in their timeouts. A
+	 * ring runs IORING_BPF_PASS_RUNS steps per pass: wait in the ring,
+	 * as an application does, until every chain took its first step.
+	 */
+	if (v != TD_KILL_BUSY) {
+		uint64_t t0 = uring_now_ns();
+
+		while (__atomic_load_n(&skel->bss->tk_first, __ATOMIC_RELAXED) <
+			       TD_CHAINS &&
+		       ms_since(t0) < TD_READY_MS) {
+			struct io_uring_cqe *cqe;
+
+			if (!uring_wait_cqe_ms(&ring, &cqe, 10))
+				io_uring_cqe_seen(&ring, cqe);
+		}
 		uring_sleep_ms(TD_LIVE_MS);
+	}
 	write_byte(wfd, 'R');
 
 	switch (v) {
@@ -1227,9 +1248,10 @@ static void t_teardown_sigkill_busy(void)
 }
 
 /*
- * A NOP chain that never stops, with the largest budget: its task never
- * leaves task_work (the child never comes back from io_uring_submit()).
- * SIGKILL must end it promptly, long before the budget would.
+ * A NOP chain that never stops, with the largest budget. Without the
+ * series' pass limit its task never left task_work (the child never came
+ * back from io_uring_submit()); now it comes back while the chain runs
+ * on. SIGKILL must end it promptly, long before the budget would.
  */
 static void t_teardown_taskwork(void)
 {
@@ -1263,8 +1285,13 @@ static void t_teardown_taskwork(void)
 	r_kill = skel->bss->nc_runs;
 	uring_sleep_ms(500);
 	rate = (double)(skel->bss->nc_runs - r_kill) / ms_since(t0);
-	/* the child is still in the kernel: it never came back to report */
-	CHECK_EQ(read_byte_ms(p[0], 0), -1);
+	/*
+	 * The endless chain does not keep the child in the kernel (the pass
+	 * limit of the series): it came back to report, and the chain still
+	 * runs while it sits in pause().
+	 */
+	CHECK_EQ(read_byte_ms(p[0], TD_READY_MS), 'B');
+	CHECK(rate > 0);
 
 	r_kill = skel->bss->nc_runs;
 	t0 = uring_now_ns();
@@ -1324,7 +1351,8 @@ static void t_sigkill_cqe(void)
 	}
 	CHECK_EQ(read_byte_ms(p[0], TD_READY_MS), 'S');
 	wait_chain_runs(skel, pid, 1000);
-	CHECK_EQ(read_byte_ms(p[0], 0), -1);
+	/* back in user space while its chain runs on */
+	CHECK_EQ(read_byte_ms(p[0], TD_READY_MS), 'B');
 	CHECK_SYS(kill(pid, SIGKILL));
 	if (!reap_within(pid, TEARDOWN_BOUND_MS, &status)) {
 		dump_task(pid);

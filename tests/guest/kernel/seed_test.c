@@ -39,8 +39,8 @@
 /* the ABI of the series, as the patched uapi headers define it */
 _Static_assert(BPF_PROG_TYPE_IOURING == BPF_PROG_TYPE_NETFILTER + 1,
 	       "BPF_PROG_TYPE_IOURING follows BPF_PROG_TYPE_NETFILTER");
-_Static_assert(IORING_ATTACH_BPF == 31, "IORING_ATTACH_BPF is 31");
-_Static_assert(IORING_DETACH_BPF == 32, "IORING_DETACH_BPF is 32");
+_Static_assert(IORING_ATTACH_BPF == 48, "IORING_ATTACH_BPF is 48");
+_Static_assert(IORING_DETACH_BPF == 49, "IORING_DETACH_BPF is 49");
 _Static_assert(IORING_OP_BPF == IORING_OP_LISTEN + 1,
 	       "IORING_OP_BPF follows IORING_OP_LISTEN");
 _Static_assert(BPF_FUNC_io_uring_queue_sqe == 212,
@@ -48,8 +48,11 @@ _Static_assert(BPF_FUNC_io_uring_queue_sqe == 212,
 
 /* must match seed.bpf.c */
 #define NR_MANY 33
-#define MAX_QUEUED 32
-#define MAX_PROGS 64
+/* the uapi's limits */
+#define MAX_QUEUED IORING_BPF_MAX_SQES
+#define MAX_PROGS IORING_BPF_MAX_PROGS
+_Static_assert(NR_MANY == MAX_QUEUED + 1, "seed.bpf.c's q_many queues one "
+	       "SQE more than a run may");
 
 #define UD_BPF 0xb0f0000000000001ULL
 #define UD_BPF2 0xb0f0000000000002ULL
