@@ -950,63 +950,6 @@ static const char *const td_names[] = { "close+exit", "exit", "SIGKILL",
 /* chain i waits td_ts[i % 10] per step (tick: tk_ts_addr) */
 static struct __kernel_timespec td_ts[10];
 
-static void write_byte(int fd, char c)
-{
-	CHECK_EQ(CHECK_SYS(write(fd, &c, 1)), 1);
-}
-
-/* a byte from @fd within @ms: the byte, or -1 on timeout or EOF */
-static int read_byte_ms(int fd, int ms)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	char c;
-
-	if (CHECK_SYS(poll(&pfd, 1, ms)) == 0)
-		return -1;
-	if (CHECK_SYS(read(fd, &c, 1)) != 1)
-		return -1;
-	return (unsigned char)c;
-}
-
-static void dump_task(pid_t pid)
-{
-	static const char *const files[] = { "stat", "wchan", "stack" };
-	char path[64], buf[4096];
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(files); i++) {
-		ssize_t n;
-		int fd;
-
-		snprintf(path, sizeof(path), "/proc/%d/%s", pid, files[i]);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n > 0) {
-			buf[n] = '\0';
-			fprintf(stderr, "%s:\n%s\n", path, buf);
-		}
-	}
-}
-
-/*
- * pipe2(@p) and fork(): the child gets 0 and keeps only p[1], the parent
- * the child's pid and only p[0]
- */
-static pid_t fork_with_pipe(int p[2])
-{
-	pid_t pid;
-
-	CHECK_SYS(pipe2(p, O_CLOEXEC));
-	fflush(stdout);
-	fflush(stderr);
-	pid = CHECK_SYS(fork());
-	close(pid ? p[1] : p[0]);
-	return pid;
-}
-
 /* the child @pid's endless nop_chain does @n steps within TD_READY_MS */
 static void wait_chain_runs(struct chain_bpf *skel, pid_t pid,
 			    unsigned int n)
@@ -1015,30 +958,12 @@ static void wait_chain_runs(struct chain_bpf *skel, pid_t pid,
 
 	while (skel->bss->nc_runs < n) {
 		if (ms_since(t0) > TD_READY_MS) {
-			dump_task(pid);
+			uring_dump_task(pid);
 			kill(pid, SIGKILL);
 			FAIL("the chain did only %u steps in %u ms",
 			     skel->bss->nc_runs, TD_READY_MS);
 		}
 		uring_sleep_ms(5);
-	}
-}
-
-/*
- * Wait for @pid up to @ms: true and *status when reaped.
- */
-static bool reap_within(pid_t pid, unsigned int ms, int *status)
-{
-	uint64_t t0 = uring_now_ns();
-
-	for (;;) {
-		pid_t r = CHECK_SYS(waitpid(pid, status, WNOHANG));
-
-		if (r == pid)
-			return true;
-		if (uring_now_ns() - t0 > (uint64_t)ms * 1000000)
-			return false;
-		uring_sleep_ms(2);
 	}
 }
 
@@ -1059,7 +984,7 @@ static void td_child(struct chain_bpf *skel, enum td_variant v, int wfd)
 		uring_prep_bpf(&ring, P_TICK, i)->flags =
 			IOSQE_CQE_SKIP_SUCCESS;
 	if (v == TD_KILL_BUSY)
-		write_byte(wfd, 'S');
+		uring_write_byte(wfd, 'S');
 	uring_submit(&ring, TD_CHAINS);
 	/*
 	 * Back in user space, with the chains waiting in their timeouts. A
@@ -1079,7 +1004,7 @@ static void td_child(struct chain_bpf *skel, enum td_variant v, int wfd)
 		}
 		uring_sleep_ms(TD_LIVE_MS);
 	}
-	write_byte(wfd, 'R');
+	uring_write_byte(wfd, 'R');
 
 	switch (v) {
 	case TD_CLOSE:
@@ -1121,17 +1046,17 @@ static void teardown_load(enum td_variant v)
 	skel->bss->tk_idx = P_TICK;
 	skel->bss->tk_timeout_ud = UD_TIMEOUT;
 
-	pid = fork_with_pipe(p);
+	pid = uring_fork_with_pipe(p);
 	if (!pid)
 		td_child(skel, v, p[1]);
 
 	if (v == TD_KILL_BUSY) {
 		/* the child is in the kernel, running chains */
-		CHECK_EQ(read_byte_ms(p[0], TD_READY_MS), 'S');
+		CHECK_EQ(uring_read_byte_ms(p[0], TD_READY_MS), 'S');
 		t0 = uring_now_ns();
 		while (skel->bss->tk_runs < 2 * TD_CHAINS) {
 			if (ms_since(t0) > TD_READY_MS) {
-				dump_task(pid);
+				uring_dump_task(pid);
 				kill(pid, SIGKILL);
 				FAIL("the chains did only %llu steps in %u ms",
 				     (unsigned long long)skel->bss->tk_runs,
@@ -1140,20 +1065,20 @@ static void teardown_load(enum td_variant v)
 			uring_sleep_ms(5);
 		}
 		uring_sleep_ms(1000);
-		c = read_byte_ms(p[0], 0);
+		c = uring_read_byte_ms(p[0], 0);
 		printf("teardown %s: the child %s back in user space %.1f ms "
 		       "after its submit\n", td_names[v],
 		       c == 'R' ? "was" : "was not", ms_since(t0));
 		c = 'R';
 	} else {
-		c = read_byte_ms(p[0], TD_READY_MS);
+		c = uring_read_byte_ms(p[0], TD_READY_MS);
 	}
 	if (c != 'R') {
 		fprintf(stderr, "tick runs so far: %llu\n",
 			(unsigned long long)skel->bss->tk_runs);
-		dump_task(pid);
+		uring_dump_task(pid);
 		kill(pid, SIGKILL);
-		reap_within(pid, TEARDOWN_BOUND_MS, &status);
+		uring_reap_child_ms(pid, TEARDOWN_BOUND_MS, &status);
 		FAIL("the child did not come back to user space with its %u "
 		     "chains within %u ms (%s)", TD_CHAINS, TD_READY_MS,
 		     c < 0 ? "timeout or EOF" : "bad byte");
@@ -1163,10 +1088,10 @@ static void teardown_load(enum td_variant v)
 		CHECK_SYS(kill(pid, SIGKILL));
 	runs_ready = skel->bss->tk_runs;
 
-	if (!reap_within(pid, TEARDOWN_BOUND_MS, &status)) {
+	if (!uring_reap_child_ms(pid, TEARDOWN_BOUND_MS, &status)) {
 		uint64_t r0 = skel->bss->tk_runs;
 
-		dump_task(pid);
+		uring_dump_task(pid);
 		uring_sleep_ms(1000);
 		fprintf(stderr, "tick runs: %llu at the report, %llu after "
 			"%u ms, %llu one second later (-ECANCELED seen %llu)\n",
@@ -1175,7 +1100,7 @@ static void teardown_load(enum td_variant v)
 			(unsigned long long)skel->bss->tk_runs,
 			(unsigned long long)skel->bss->tk_ecanceled);
 		CHECK_SYS(kill(pid, SIGKILL));
-		if (!reap_within(pid, TEARDOWN_BOUND_MS, &status))
+		if (!uring_reap_child_ms(pid, TEARDOWN_BOUND_MS, &status))
 			fprintf(stderr, "not reaped %u ms after a SIGKILL "
 				"either\n", TEARDOWN_BOUND_MS);
 		FAIL("teardown %s: the child with %u chains in flight was not "
@@ -1264,21 +1189,21 @@ static void t_teardown_taskwork(void)
 
 	set_nop_chain(skel, 0);
 
-	pid = fork_with_pipe(p);
+	pid = uring_fork_with_pipe(p);
 	if (!pid) {
 		uring_init(&ring, 8, 0);
 		attach_all(&ring, skel);
 		CHECK_EQ(uring_set_budget(&ring, MAX_BUDGET), 0);
 		prep_nop_chain(&ring);
-		write_byte(p[1], 'S');
+		uring_write_byte(p[1], 'S');
 		uring_submit(&ring, 1);
 		/* only after MAX_BUDGET steps */
-		write_byte(p[1], 'B');
+		uring_write_byte(p[1], 'B');
 		for (;;)
 			pause();
 	}
 
-	CHECK_EQ(read_byte_ms(p[0], TD_READY_MS), 'S');
+	CHECK_EQ(uring_read_byte_ms(p[0], TD_READY_MS), 'S');
 	/* the chain is running */
 	wait_chain_runs(skel, pid, 2000);
 	t0 = uring_now_ns();
@@ -1290,14 +1215,14 @@ static void t_teardown_taskwork(void)
 	 * limit of the series): it came back to report, and the chain still
 	 * runs while it sits in pause().
 	 */
-	CHECK_EQ(read_byte_ms(p[0], TD_READY_MS), 'B');
+	CHECK_EQ(uring_read_byte_ms(p[0], TD_READY_MS), 'B');
 	CHECK(rate > 0);
 
 	r_kill = skel->bss->nc_runs;
 	t0 = uring_now_ns();
 	CHECK_SYS(kill(pid, SIGKILL));
-	if (!reap_within(pid, TEARDOWN_BOUND_MS, &status)) {
-		dump_task(pid);
+	if (!uring_reap_child_ms(pid, TEARDOWN_BOUND_MS, &status)) {
+		uring_dump_task(pid);
 		FAIL("a child in an endless chain was not reaped within %u ms "
 		     "of a SIGKILL (%u steps)", TEARDOWN_BOUND_MS,
 		     skel->bss->nc_runs);
@@ -1313,7 +1238,7 @@ static void t_teardown_taskwork(void)
 		FAIL("child wait status 0x%x, want killed by SIGKILL", status);
 	/* stopped by the signal, not by the budget */
 	CHECK(r_reaped < MAX_BUDGET);
-	CHECK_EQ(read_byte_ms(p[0], 0), -1);
+	CHECK_EQ(uring_read_byte_ms(p[0], 0), -1);
 	CHECK_EQ(skel->bss->nc_bad_prev, 0);
 	CHECK_EQ(skel->bss->nc_queue_rc, 0);
 	uring_sleep_ms(200);
@@ -1340,22 +1265,22 @@ static void t_sigkill_cqe(void)
 	CHECK_EQ(uring_set_budget(&ring, MAX_BUDGET), 0);
 	set_nop_chain(skel, 0);
 
-	pid = fork_with_pipe(p);
+	pid = uring_fork_with_pipe(p);
 	if (!pid) {
 		prep_nop_chain(&ring);
-		write_byte(p[1], 'S');
+		uring_write_byte(p[1], 'S');
 		uring_submit(&ring, 1);
-		write_byte(p[1], 'B');
+		uring_write_byte(p[1], 'B');
 		for (;;)
 			pause();
 	}
-	CHECK_EQ(read_byte_ms(p[0], TD_READY_MS), 'S');
+	CHECK_EQ(uring_read_byte_ms(p[0], TD_READY_MS), 'S');
 	wait_chain_runs(skel, pid, 1000);
 	/* back in user space while its chain runs on */
-	CHECK_EQ(read_byte_ms(p[0], TD_READY_MS), 'B');
+	CHECK_EQ(uring_read_byte_ms(p[0], TD_READY_MS), 'B');
 	CHECK_SYS(kill(pid, SIGKILL));
-	if (!reap_within(pid, TEARDOWN_BOUND_MS, &status)) {
-		dump_task(pid);
+	if (!uring_reap_child_ms(pid, TEARDOWN_BOUND_MS, &status)) {
+		uring_dump_task(pid);
 		FAIL("not reaped within %u ms of a SIGKILL", TEARDOWN_BOUND_MS);
 	}
 	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL)
