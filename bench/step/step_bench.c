@@ -121,6 +121,8 @@ struct opts {
 	unsigned int coroutines;
 	unsigned int link_batch;
 	const char *csv;
+	/* --only: run this contender alone, for a profiler; C_NR: all */
+	enum contender only;
 };
 
 /* a ring whose io_uring_enter() calls are counted */
@@ -479,6 +481,24 @@ static void clocksource(char *buf, size_t size)
 	if (fgets(buf, (int)size, f))
 		buf[strcspn(buf, "\n")] = '\0';
 	fclose(f);
+}
+
+/* --only: contender @c alone, R times, with no other work in between */
+static int run_only(struct bench *b, enum contender c)
+{
+	struct run r;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < b->o.rounds; i++) {
+		ret = run_contender(b, c, b->o.steps, &r);
+		if (ret)
+			return ret;
+		printf("step_bench: %s run %u: %u steps, %.0f ticks/step, "
+		       "%lu enters\n", c_names[c], i + 1, b->o.steps,
+		       (double)r.ticks / b->o.steps, r.enters);
+	}
+	return 0;
 }
 
 /* one warm-up round, then the rounds, the order rotating */
@@ -1217,7 +1237,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: step_bench [--rounds R] [--steps N] [--coroutines M] "
-		"[--link-batch B] [--csv FILE] [--tsc-khz KHZ]\n"
+		"[--link-batch B] [--csv FILE] [--tsc-khz KHZ] [--only C]\n"
 		"  --rounds R      rounds of the three contenders (default %d)\n"
 		"  --steps N       NOP steps per chain (default %d, at most %d)\n"
 		"  --coroutines M  in flight for the memory case (default %d, "
@@ -1229,7 +1249,9 @@ static void usage(FILE *f)
 		"  --tsc-khz KHZ   the rate of %s (default: measured against "
 		"CLOCK_MONOTONIC)\n"
 		"  --measure-tsc   print that rate in kHz and exit (no ring, "
-		"no BPF)\n",
+		"no BPF)\n"
+		"  --only C        run contender C (bpf, loop, link) alone, R "
+		"times, and print its steps/s only: for perf record\n",
 		DEFAULT_ROUNDS, DEFAULT_STEPS, MAX_STEPS, DEFAULT_COROUTINES,
 		MAX_COROUTINES, STEP_RING_ENTRIES, TICKS_NAME);
 }
@@ -1248,6 +1270,19 @@ static int parse_uint(const char *s, unsigned int lo, unsigned int hi,
 	return 0;
 }
 
+static int parse_contender(const char *s, enum contender *out)
+{
+	unsigned int c;
+
+	for (c = 0; c < C_NR; c++) {
+		if (!strcmp(s, c_names[c])) {
+			*out = (enum contender)c;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	unsigned int khz = 0;
@@ -1259,6 +1294,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "csv", required_argument, NULL, 'c' },
 		{ "tsc-khz", required_argument, NULL, 't' },
 		{ "measure-tsc", no_argument, NULL, 'T' },
+		{ "only", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1266,7 +1302,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 	*o = (struct opts){ .rounds = DEFAULT_ROUNDS, .steps = DEFAULT_STEPS,
 			    .coroutines = DEFAULT_COROUTINES,
-			    .link_batch = STEP_RING_ENTRIES };
+			    .link_batch = STEP_RING_ENTRIES, .only = C_NR };
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
@@ -1292,6 +1328,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			break;
 		case 'T':
 			exit(measure_tsc());
+		case 'o':
+			ret = parse_contender(optarg, &o->only);
+			break;
 		case 'h':
 			usage(stdout);
 			exit(0);
@@ -1385,6 +1424,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "step_bench: the step ring: %s\n",
 			iocoro_strerror(ret));
 		goto out;
+	}
+	if (b.o.only != C_NR) {
+		ret = run_only(&b, b.o.only);
+		goto out_ring;
 	}
 	print_header(&b);
 	calibrate_start(&b);
