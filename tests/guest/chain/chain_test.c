@@ -926,24 +926,32 @@ static void t_budget_register(void)
  * Chains of TIMEOUT -> tick started by the child. Chain i waits
  * (1 + i % 10) * unit per step. On TCG + KASAN + lockdep the guest does
  * about 1,800 timer-driven steps per second in all; 2000 chains of 1-10 ms
- * ask for ~360,000 and keep the child in task_work for good: it never
- * comes back to user space (TD_KILL_BUSY kills it there). With 1-10 s
- * (TD_UNIT_MS) they ask for ~590 steps/s: the chains are in flight and the
- * child still gets back to user space to close, exit, exec or wait.
+ * (TD_BUSY_CHAINS) ask for ~360,000 and keep the child in task_work for
+ * good: it never comes back to user space (TD_KILL_BUSY kills it there).
+ * 10,000 chains of 5-50 s (TD_UNIT_MS) ask for ~360 steps/s: the chains
+ * are in flight and the child still gets back to user space to close,
+ * exit, exec or wait. (10,000 chains of 1-10 s ask for as many steps as
+ * the guest can do, and their first steps starve.)
  */
-#define TD_CHAINS 2000
-#define TD_UNIT_MS 1000
+#define TD_CHAINS 10000
+#define TD_BUSY_CHAINS 2000
+#define TD_UNIT_MS 5000
 #define TD_BUSY_UNIT_MS 1
 /* the child's time in user space with its chains before it acts */
-#define TD_LIVE_MS 1500
+#define TD_LIVE_MS (TD_UNIT_MS + 1000)
 /* the child's ring: room for all first SQEs at once */
-#define TD_ENTRIES 2048
+#define TD_ENTRIES 16384
 /* how long a child may take to be reaped (TCG + KASAN) */
 #define TEARDOWN_BOUND_MS 30000
 /* how long the child may take to come back to user space with its chains */
 #define TD_READY_MS 60000
 
 enum td_variant { TD_CLOSE, TD_EXIT, TD_KILL, TD_EXEC, TD_KILL_BUSY };
+
+static unsigned int td_chains(enum td_variant v)
+{
+	return v == TD_KILL_BUSY ? TD_BUSY_CHAINS : TD_CHAINS;
+}
 static const char *const td_names[] = { "close+exit", "exit", "SIGKILL",
 					"exec", "SIGKILL in task_work" };
 
@@ -980,12 +988,12 @@ static void td_child(struct chain_bpf *skel, enum td_variant v, int wfd)
 	uring_init(&ring, TD_ENTRIES, 0);
 	attach_all(&ring, skel);
 	CHECK_EQ(uring_set_budget(&ring, MAX_BUDGET), 0);
-	for (i = 0; i < TD_CHAINS; i++)
+	for (i = 0; i < td_chains(v); i++)
 		uring_prep_bpf(&ring, P_TICK, i)->flags =
 			IOSQE_CQE_SKIP_SUCCESS;
 	if (v == TD_KILL_BUSY)
 		uring_write_byte(wfd, 'S');
-	uring_submit(&ring, TD_CHAINS);
+	uring_submit(&ring, td_chains(v));
 	/*
 	 * Back in user space, with the chains waiting in their timeouts. A
 	 * ring runs IORING_BPF_PASS_RUNS steps per pass: wait in the ring,
@@ -995,7 +1003,7 @@ static void td_child(struct chain_bpf *skel, enum td_variant v, int wfd)
 		uint64_t t0 = uring_now_ns();
 
 		while (__atomic_load_n(&skel->bss->tk_first, __ATOMIC_RELAXED) <
-			       TD_CHAINS &&
+			       td_chains(v) &&
 		       ms_since(t0) < TD_READY_MS) {
 			struct io_uring_cqe *cqe;
 
@@ -1054,7 +1062,7 @@ static void teardown_load(enum td_variant v)
 		/* the child is in the kernel, running chains */
 		CHECK_EQ(uring_read_byte_ms(p[0], TD_READY_MS), 'S');
 		t0 = uring_now_ns();
-		while (skel->bss->tk_runs < 2 * TD_CHAINS) {
+		while (skel->bss->tk_runs < 2 * td_chains(v)) {
 			if (ms_since(t0) > TD_READY_MS) {
 				uring_dump_task(pid);
 				kill(pid, SIGKILL);
@@ -1080,7 +1088,7 @@ static void teardown_load(enum td_variant v)
 		kill(pid, SIGKILL);
 		uring_reap_child_ms(pid, TEARDOWN_BOUND_MS, &status);
 		FAIL("the child did not come back to user space with its %u "
-		     "chains within %u ms (%s)", TD_CHAINS, TD_READY_MS,
+		     "chains within %u ms (%s)", td_chains(v), TD_READY_MS,
 		     c < 0 ? "timeout or EOF" : "bad byte");
 	}
 	t0 = uring_now_ns();
@@ -1104,7 +1112,7 @@ static void teardown_load(enum td_variant v)
 			fprintf(stderr, "not reaped %u ms after a SIGKILL "
 				"either\n", TEARDOWN_BOUND_MS);
 		FAIL("teardown %s: the child with %u chains in flight was not "
-		     "reaped within %u ms", td_names[v], TD_CHAINS,
+		     "reaped within %u ms", td_names[v], td_chains(v),
 		     TEARDOWN_BOUND_MS);
 	}
 	ms = ms_since(t0);
@@ -1120,13 +1128,13 @@ static void teardown_load(enum td_variant v)
 
 	printf("teardown %s: %u chains, %llu steps before, reaped in %.1f ms, "
 	       "%llu steps in all (-ETIME %llu, -ECANCELED %llu)\n",
-	       td_names[v], TD_CHAINS, (unsigned long long)runs_ready, ms,
+	       td_names[v], td_chains(v), (unsigned long long)runs_ready, ms,
 	       (unsigned long long)runs_reaped,
 	       (unsigned long long)skel->bss->tk_etime,
 	       (unsigned long long)skel->bss->tk_ecanceled);
 
 	/* the chains were live: every first step ran, timeouts fired */
-	CHECK(skel->bss->tk_first == TD_CHAINS);
+	CHECK(skel->bss->tk_first == td_chains(v));
 	CHECK(skel->bss->tk_etime > 0);
 	CHECK_EQ(skel->bss->tk_other, 0);
 	CHECK_EQ(skel->bss->tk_queue_err, 0);

@@ -29,6 +29,15 @@
  *                              their events, then POLL_REMOVE + a drained
  *                              NOP, which must complete last
  *   drain_simple_defer         the same on a SINGLE_ISSUER|DEFER_TASKRUN ring
+ *   wait_skipped_timeout       a thread waiting for one CQE returns 0, with
+ *                              the CQ empty, once another thread's TIMEOUT
+ *                              with IORING_TIMEOUT_ETIME_SUCCESS and
+ *                              IOSQE_CQE_SKIP_SUCCESS fired: a fired timeout
+ *                              ends waits even without a CQE (the series
+ *                              skips the wake up of flushes that post no
+ *                              CQE, but not for timeouts)
+ *   wait_skipped_then_cqe      a thread waiting for one CQE gets it when the
+ *                              last of a link of CQE-skipping NOPs posts it
  *
  * Usage: regress_test <case> | --list | --check-list a,b,...
  *
@@ -42,6 +51,8 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sys/syscall.h>
 #include <stdbool.h>
 #include <unistd.h>
 
@@ -386,6 +397,99 @@ static void t_drain_simple_defer(void)
 	drain_rounds(IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
 }
 
+/* ------------------------------------------------ wake ups of waiters */
+
+#define WAIT_BOUND_MS 5000	/* the waiter's own timeout */
+#define WAIT_FIRE_MS 100	/* when the other thread's timeout fires */
+#define WAIT_LATE_MS 2500	/* a wake up later than this was missed */
+
+struct waiter {
+	struct io_uring *ring;
+	int ret;		/* of io_uring_enter() */
+	uint64_t ms;		/* it took */
+};
+
+/* io_uring_enter(GETEVENTS, min_complete 1), bounded by WAIT_BOUND_MS */
+static void *waiter_fn(void *arg)
+{
+	struct waiter *w = arg;
+	struct __kernel_timespec ts = { .tv_sec = WAIT_BOUND_MS / 1000 };
+	struct io_uring_getevents_arg ga = { .ts = (uintptr_t)&ts };
+	uint64_t t0 = uring_now_ns();
+	long ret;
+
+	ret = syscall(__NR_io_uring_enter, w->ring->ring_fd, 0, 1,
+		      IORING_ENTER_GETEVENTS | IORING_ENTER_EXT_ARG, &ga,
+		      sizeof(ga));
+	w->ret = ret < 0 ? -errno : (int)ret;
+	w->ms = (uring_now_ns() - t0) / 1000000;
+	return NULL;
+}
+
+static void start_waiter(struct waiter *w, pthread_t *th)
+{
+	CHECK_EQ(pthread_create(th, NULL, waiter_fn, w), 0);
+	/* let it go to sleep in the ring first */
+	uring_sleep_ms(300);
+}
+
+static void t_wait_skipped_timeout(void)
+{
+	struct __kernel_timespec ts = { .tv_nsec = WAIT_FIRE_MS * 1000000L };
+	struct io_uring ring;
+	struct io_uring_sqe *sqe;
+	struct waiter w = { .ring = &ring };
+	pthread_t th;
+
+	CHECK_EQ(io_uring_queue_init(8, &ring, 0), 0);
+	start_waiter(&w, &th);
+	sqe = io_uring_get_sqe(&ring);
+	io_uring_prep_timeout(sqe, &ts, 0, IORING_TIMEOUT_ETIME_SUCCESS);
+	sqe->flags |= IOSQE_CQE_SKIP_SUCCESS;
+	sqe->user_data = 1;
+	CHECK_EQ(io_uring_submit(&ring), 1);
+	/* this thread runs the timeout's task_work while it sleeps here */
+	uring_sleep_ms(WAIT_LATE_MS + 500);
+	CHECK_EQ(pthread_join(th, NULL), 0);
+	if (w.ret != 0 || w.ms > WAIT_LATE_MS)
+		FAIL("the waiter returned %d after %llu ms, want 0 within %u ms "
+		     "of a timeout firing at %u ms", w.ret,
+		     (unsigned long long)w.ms, WAIT_LATE_MS, WAIT_FIRE_MS);
+	CHECK_EQ(io_uring_cq_ready(&ring), 0);
+	io_uring_queue_exit(&ring);
+}
+
+static void t_wait_skipped_then_cqe(void)
+{
+	struct io_uring ring;
+	struct io_uring_cqe *cqe;
+	struct waiter w = { .ring = &ring };
+	pthread_t th;
+	unsigned int i;
+
+	CHECK_EQ(io_uring_queue_init(8, &ring, 0), 0);
+	start_waiter(&w, &th);
+	for (i = 0; i < 4; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+		io_uring_prep_nop(sqe);
+		sqe->user_data = 10 + i;
+		if (i < 3)
+			sqe->flags = IOSQE_IO_LINK | IOSQE_CQE_SKIP_SUCCESS;
+	}
+	CHECK_EQ(io_uring_submit(&ring), 4);
+	CHECK_EQ(pthread_join(th, NULL), 0);
+	if (w.ret != 0 || w.ms > WAIT_LATE_MS)
+		FAIL("the waiter returned %d after %llu ms, want 0 at once",
+		     w.ret, (unsigned long long)w.ms);
+	CHECK_EQ(io_uring_peek_cqe(&ring, &cqe), 0);
+	CHECK_EQ(cqe->user_data, 13);
+	CHECK_EQ(cqe->res, 0);
+	io_uring_cqe_seen(&ring, cqe);
+	CHECK_EQ(io_uring_cq_ready(&ring), 0);
+	io_uring_queue_exit(&ring);
+}
+
 /* ------------------------------------------------------------------ main */
 
 static const struct {
@@ -402,6 +506,8 @@ static const struct {
 	CASE(msg_ring_sync),
 	CASE(drain_simple),
 	CASE(drain_simple_defer),
+	CASE(wait_skipped_timeout),
+	CASE(wait_skipped_then_cqe),
 #undef CASE
 };
 
