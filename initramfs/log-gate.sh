@@ -12,6 +12,17 @@
 #
 # Exit: 0 clean; 1 findings (printed as "log-gate: FILE:LINE: text");
 #       2 usage error or unreadable file (also counts as not clean).
+#
+# Per-test verdict: guest tests run between the kernel-log markers of
+# tests/lib/guest-test.sh, "iocoro-test: start NAME pid=PID" and
+# "iocoro-test: end NAME exit=N". A finding between them is the test's
+# (several tests when windows overlap, as with ctest -j; a window whose end
+# never came, the test was killed, stays open until the next "iocoro:
+# command end"). A kmemleak report, logged after all tests, is placed by
+# the "pid N" of the task that allocated the object, when that is a test's
+# PID. For each file with findings, one line per test after the findings:
+#   log-gate: in test NAME: N finding(s) (FILE)
+#   log-gate: in no test: N finding(s) (FILE)     (only if it has markers)
 set -euo pipefail
 
 prog=log-gate
@@ -95,12 +106,45 @@ while [ $# -gt 0 ]; do
 		BEGIN { pat = ENVIRON["GATE_PAT"]; ign = ENVIRON["GATE_IGN"]; file = ENVIRON["GATE_FILE"] }
 		{ sub(/\r+$/, "") }
 		kmsg == 1 && $0 !~ /^\[ *[0-9]+\.[0-9]+\] / { next }
+		# the markers of tests/lib/guest-test.sh (never findings themselves)
+		match($0, /iocoro-test: start [^ ]+ pid=[0-9]+$/) {
+			split(substr($0, RSTART), w, /[ =]/)
+			open[w[3]] = 1; pidtest[w[5]] = w[3]; marked = 1
+			next
+		}
+		match($0, /iocoro-test: end [^ ]+ exit=[0-9]+$/) {
+			split(substr($0, RSTART), w, / /)
+			delete open[w[3]]
+			next
+		}
+		/iocoro: command end/ { for (t in open) delete open[t] }
+		# the allocating task of the kmemleak report of the last finding
+		leak && match($0, /comm "[^"]*", pid [0-9]+/) {
+			nw = split(substr($0, RSTART, RLENGTH), w, / /)
+			if (w[nw] in pidtest) intest[n] = pidtest[w[nw]]
+			leak = 0
+		}
 		$0 ~ pat && !(ign != "" && $0 ~ ign) {
 			n++
 			if (n <= 20) printf "%s: %s:%d: %s\n", "'"$prog"'", file, NR, $0
+			where = ""
+			for (t in open) where = where (where == "" ? "" : ", ") t
+			intest[n] = where
+			leak = where == "" && /unreferenced object/
 		}
 		END {
 			if (n > 20) printf "%s: %s: ... and %d more\n", "'"$prog"'", file, n - 20
+			for (i = 1; i <= n; i++) {
+				if (!((intest[i]) in count)) order[++nt] = intest[i]
+				count[intest[i]]++
+			}
+			for (i = 1; i <= nt; i++) {
+				t = order[i]
+				if (t != "")
+					printf "%s: in test %s: %d finding(s) (%s)\n", "'"$prog"'", t, count[t], file
+				else if (marked)
+					printf "%s: in no test: %d finding(s) (%s)\n", "'"$prog"'", count[t], file
+			}
 			print n + 0
 		}' "$f")
 	n=${out##*$'\n'}

@@ -41,6 +41,9 @@
 #        runner could not start (bad arguments, missing file)
 #   126  the command exited 0 but the kernel-log gate found a splat
 #        (if the command failed too, its status wins; findings are printed)
+# A verdict with gate findings names the guest tests (ctest, through
+# tests/lib/guest-test.sh's kmsg markers) whose runs they fell in:
+# "... kernel log has 'WARNING: ...' in test chain_nop_chain (exit 0; ...)".
 # The verdict is preset to failure and only turns green on positive evidence.
 # QEMU options have commas inside array elements on purpose
 # shellcheck disable=SC2054
@@ -194,6 +197,23 @@ fi
 first_finding() {
 	sed -n 's/^log-gate: [^:]*:[0-9]*: *\(\[ *[0-9.]*\] *\)\{0,1\}//p' "$gate_out" | head -n1 | cut -c1-160
 }
+# " in test A, B" / " in no test": where the gate placed its findings (the
+# kmsg markers of tests/lib/guest-test.sh); nothing when there were none
+finding_tests() {
+	local names
+	names=$(sed -n 's/^log-gate: in test \(.*\): [0-9]* finding(s) .*/\1/p' "$gate_out" |
+		tr ',' '\n' | sed 's/^ *//' | awk 'NF && !seen[$0]++' | paste -sd, - | sed 's/,/, /g')
+	if [ -n "$names" ]; then
+		case "$names" in
+		*,*) printf ' in tests %s' "$names" ;;
+		*) printf ' in test %s' "$names" ;;
+		esac
+		grep -q '^log-gate: in no test: ' "$gate_out" && printf ' and outside them'
+	elif grep -q '^log-gate: in no test: ' "$gate_out"; then
+		printf ' in no test'
+	fi
+	return 0
+}
 
 guest_rc=
 if [ "$(wc -l < "$status")" -eq 1 ] && grep -qxE 'exit=[0-9]{1,3}' "$status"; then
@@ -217,7 +237,7 @@ elif [ "$qemu_rc" -ne 0 ] && [ -z "$guest_rc" ]; then
 elif [ -z "$guest_rc" ]; then
 	rc=125
 	if [ "$gate_rc" -ne 0 ]; then
-		verdict="FAIL: no exit status from the guest; kernel log has '$(first_finding)' (see $console)"
+		verdict="FAIL: no exit status from the guest; kernel log has '$(first_finding)'$(finding_tests) (see $console)"
 	else
 		verdict="FAIL: no exit status from the guest (crash, panic or boot failure; see $console)"
 	fi
@@ -226,7 +246,7 @@ elif [ "$klog_complete" -ne 1 ]; then
 	verdict="FAIL: kernel log from the guest is missing or incomplete (exit $guest_rc; see $klog)"
 elif [ "$gate_rc" -ne 0 ]; then
 	rc=$([ "$guest_rc" -eq 0 ] && echo 126 || echo "$guest_rc")
-	verdict="FAIL: kernel log has '$(first_finding)' (exit $guest_rc; see $klog)"
+	verdict="FAIL: kernel log has '$(first_finding)'$(finding_tests) (exit $guest_rc; see $klog)"
 elif [ "$guest_rc" -eq 0 ]; then
 	rc=0
 	verdict="PASS (exit 0)"

@@ -12,8 +12,10 @@
 #                                                read as a status)
 #   hang    sleep 100000, short --timeout     -> 124
 #   splat   "WARNING: ..." into /dev/kmsg and -> 126 (the gate reads the
-#           a real backtrace (sysrq-l)           kernel-log port; the real
-#                                                report trips it alone too)
+#           a real backtrace (sysrq-l), by       kernel-log port; the real
+#           the second of three commands run     report trips it alone too;
+#           through tests/lib/guest-test.sh      the verdict names that
+#                                                command's test, no other)
 # Prints "selftest: <case>: ok (exit N)" per case and "N passed, M failed";
 # exits non-zero if any case failed. Logs go to a temporary directory
 # (removed at exit) unless --log-dir DIR is given.
@@ -57,6 +59,9 @@ fi
 # (30 MiB less to unpack: ~10 s less per boot on TCG)
 mkdir -p "$tmp/build"
 echo "iocoro selftest" > "$tmp/build/README"
+# the kmsg markers around each guest test, for the splat case
+cp "$here/../tests/lib/guest-test.sh" "$tmp/build/guest-test.sh"
+launch=$tmp/build/guest-test.sh
 img=$tmp/selftest.img
 IOCORO_CTEST=0 IOCORO_EXTRA_INSTALL= "$here/build-initramfs.sh" "$tmp/build" "$img" ||
 	die "building the initramfs failed"
@@ -119,10 +124,12 @@ run_case hang 124 \
 	--no-leak-check --timeout 60 -- 'sleep 100000'
 # (e) splat in the kernel log with a passing command: a fake WARNING line
 # (what the gate reads: it must come through the kernel-log port) and a real
-# kernel-generated backtrace (sysrq-l), which must trip the gate on its own
+# kernel-generated backtrace (sysrq-l), which must trip the gate on its own;
+# both logged by the second of three tests run through guest-test.sh, which
+# the verdict (and the gate, for the real report too) must name alone
 run_case splat 126 \
-	'vhas "WARNING: selftest splat" && grep -q "WARNING: selftest splat" "$dir/kernel.log" && ! "$here/log-gate.sh" --ignore "selftest splat" "$dir/kernel.log" > "$dir/gate-real.out" && grep -q "Call Trace:" "$dir/gate-real.out"' \
-	--no-leak-check -- 'echo "WARNING: selftest splat" > /dev/kmsg; echo l > /proc/sysrq-trigger; sleep 1'
+	'vhas "WARNING: selftest splat'"'"' in test selftest_splat (exit 0" && grep -q "WARNING: selftest splat" "$dir/kernel.log" && grep -q "iocoro-test: end selftest_after exit=0" "$dir/kernel.log" && ! "$here/log-gate.sh" --ignore "selftest splat" "$dir/kernel.log" > "$dir/gate-real.out" && grep -q "Call Trace:" "$dir/gate-real.out" && grep -q "^log-gate: in test selftest_splat: " "$dir/gate-real.out" && ! grep -q "^log-gate: in \(no test\|test selftest_\(before\|after\)\)" "$dir/gate-real.out"' \
+	--no-leak-check -- "$launch selftest_before true && $launch selftest_splat sh -c 'echo \"WARNING: selftest splat\" > /dev/kmsg; echo l > /proc/sysrq-trigger; sleep 1' && $launch selftest_after true"
 
 echo "$prog: timings: ${timings[*]}"
 echo "$passed passed, $failed failed"

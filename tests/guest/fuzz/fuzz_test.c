@@ -1,0 +1,893 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A seeded, bounded fuzzer of the series' ABI (issue 11). Each iteration:
+ *
+ *   - a ring with random setup flags (SQE128, CQE32, DEFER_TASKRUN |
+ *     SINGLE_ISSUER, COOP_TASKRUN, SUBMIT_ALL, a small CQ, now and then
+ *     SQPOLL or IOPOLL), sometimes R_DISABLED with random restrictions
+ *     (IORING_REGISTER_RESTRICTIONS), enabled or left disabled;
+ *   - mostly a valid IORING_ATTACH_BPF of fuzz.bpf.c's programs (holes,
+ *     the sleepable one) and a random budget, then random io_uring_register
+ *     calls with the BPF opcodes 48..50 (and their neighbours): bad and
+ *     NULL pointers, nr_args 0, 1..64, 65 and huge, fd arrays with closed
+ *     fds, fds of other kinds (a map, /dev/null, the ring) and programs of
+ *     another type (a socket filter), on the ring or on other fds;
+ *   - the programs' plans and SQE slots filled with random data (so that
+ *     they queue random SQEs of opcode 0..255 and post random CQEs), then a
+ *     random batch from user space: IORING_OP_BPF SQEs with every field
+ *     random or zero, and random SQEs of any opcode;
+ *   - a short reap, cancel of everything, the ring closed, every fd the
+ *     iteration opened closed.
+ *
+ * Random SQEs are made safe to run, the only constraint on them: pointers
+ * are NULL, small, unmapped (guard pages), kernel-half or non-canonical, or
+ * point into a scratch mmap between guard pages, so that the kernel never
+ * writes to memory of this process that matters (copies run into a guard
+ * page and fault); fds come from a pool of harmless fds made afresh for
+ * every iteration (never 0..2); MADVISE stays inside the scratch area and
+ * never poisons, PROVIDE_BUFFERS too, FALLOCATE gets small or absurd
+ * lengths. The test runs in a scratch directory.
+ *
+ * Any -errno is fine. The test fails if a call returns something that is
+ * neither a result nor -errno, if an ABI rule that holds whatever the rest
+ * does is broken (ATTACH with nr_args 0 or > 64, DETACH with arguments,
+ * BUDGET 0 or > IORING_BPF_MAX_BUDGET never succeed), if no program ran or
+ * no attach worked (the fuzzer missed its target), or if a plain chain no
+ * longer works afterwards. Splats, hangs and leaks fail the guest run
+ * (the kernel-log gate of initramfs/run-guest.sh).
+ *
+ * Environment: IOCORO_SEED replays a run (its seed is printed first),
+ * IOCORO_FUZZ_ITERS sets the number of iterations (default 200, about
+ * 12 s of fuzzing, 30 s in all, in the TCG guest with the debug kernel). The last line gives the
+ * iterations, distinct inputs, distinct CQE results and the time.
+ */
+#define _GNU_SOURCE
+#include <linux/io_uring.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/close_range.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "seed.h"
+#include "uring_bpf.h"
+
+#include "fuzz.h"
+#include "fuzz.skel.h"
+
+#define FZ_DEFAULT_ITERS 200
+
+#define SCRATCH_SIZE (256 * 1024)
+#define GUARD_SIZE (4 * 1024 * 1024)
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static struct test_rng rng;
+static uint8_t *scratch;
+static uint8_t *guard;
+
+/* persistent fds: programs of the table and of another type, a map */
+static int prog_fd, prog_s_fd, prog_other_fd, map_fd, dir_fd;
+
+/* this iteration's fd pool (all >= fd_base, closed at the end) */
+static int fd_base;
+static int pool[16];
+static unsigned int pool_nr;
+static int ring_fd_now;
+/* entries of the table fz_good_attach() attached, 0 if none */
+static unsigned int nr_progs;
+
+/* input hashing, for the count of distinct inputs */
+static uint64_t in_hash;
+#define HSET_SIZE (1 << 16)
+static uint64_t hset[HSET_SIZE];
+static unsigned int nr_distinct;
+
+#define RSET_SIZE 4096
+static int32_t rset[RSET_SIZE];
+static bool rset_used[RSET_SIZE];
+static unsigned int nr_results;
+
+static struct {
+	unsigned long rings, ring_errs, attach_ok, registers, sqes, cqes;
+} st;
+
+static uint64_t rnd(void)
+{
+	return test_rng_next(&rng);
+}
+
+static uint64_t below(uint64_t n)
+{
+	return test_rng_below(&rng, n);
+}
+
+static bool one_in(uint64_t n)
+{
+	return below(n) == 0;
+}
+
+static void hash(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	while (n--)
+		in_hash = (in_hash ^ *b++) * 0x100000001b3ULL;
+}
+
+static void hash_u64(uint64_t v)
+{
+	hash(&v, sizeof(v));
+}
+
+static void count_input(void)
+{
+	uint64_t h = in_hash ? in_hash : 1;
+	unsigned int i = h & (HSET_SIZE - 1);
+
+	while (hset[i] && hset[i] != h)
+		i = (i + 1) & (HSET_SIZE - 1);
+	if (!hset[i] && nr_distinct < HSET_SIZE - 1) {
+		hset[i] = h;
+		nr_distinct++;
+	}
+}
+
+static void count_result(int32_t res)
+{
+	unsigned int i = ((uint32_t)res * 2654435761U) % RSET_SIZE;
+
+	while (rset_used[i] && rset[i] != res)
+		i = (i + 1) % RSET_SIZE;
+	if (!rset_used[i] && nr_results < RSET_SIZE - 1) {
+		rset_used[i] = true;
+		rset[i] = res;
+		nr_results++;
+	}
+}
+
+/* a return value is a result (>= 0) or -errno */
+static void check_ret(const char *what, long ret)
+{
+	if (ret < -4095)
+		FAIL("%s returned %ld: neither a result nor -errno", what, ret);
+}
+
+/* ------------------------------------------------------- random values */
+
+/* an address: never one the kernel could write to but scratch */
+static uint64_t fz_ptr(void)
+{
+	switch (below(10)) {
+	case 0:
+		return 0;
+	case 1:
+		return below(65536);
+	case 2:
+	case 3:
+		return (uint64_t)(uintptr_t)scratch + below(SCRATCH_SIZE);
+	case 4:
+		return (uint64_t)(uintptr_t)scratch + SCRATCH_SIZE -
+		       below(256);
+	case 5:
+		return (uint64_t)(uintptr_t)guard + below(GUARD_SIZE);
+	case 6:
+		return 0xffff888000000000ULL + below(1ULL << 30);
+	case 7:
+		return 0xffffffffffffffffULL - below(4096);
+	default:
+		/* top bit set: kernel half or non-canonical, never ours */
+		return rnd() | (1ULL << 63);
+	}
+}
+
+static uint32_t fz_len(void)
+{
+	switch (below(8)) {
+	case 0:
+		return 0;
+	case 1:
+		return 1 + below(64);
+	case 2:
+		return 4096;
+	case 3:
+		return below(SCRATCH_SIZE);
+	case 4:
+		return 0xffffffffU;
+	case 5:
+		return 0x7fffffffU + below(2);
+	default:
+		return rnd();
+	}
+}
+
+static int fz_fd(void)
+{
+	switch (below(8)) {
+	case 0:
+		return -1;
+	case 1:
+		return AT_FDCWD;
+	case 2:
+		/* far above anything open */
+		return (int)(0x10000 + below(1 << 20));
+	case 3:
+		/* never 0..2 */
+		return (int)(rnd() | 0x100000);
+	default:
+		return pool[below(pool_nr)];
+	}
+}
+
+/* an fd number that is never open (there are not that many) */
+static int closed_fd(void)
+{
+	return 4000 + below(64);
+}
+
+/* an io_uring_register() fd argument: the ring mostly */
+static int fz_reg_fd(void)
+{
+	switch (below(8)) {
+	case 0:
+		return closed_fd();
+	case 1:
+		return pool[below(pool_nr)];
+	case 2:
+		return prog_fd;
+	case 3:
+		return -1;
+	default:
+		return ring_fd_now;
+	}
+}
+
+/* a fd for an IORING_ATTACH_BPF array */
+static int fz_attach_fd(void)
+{
+	switch (below(10)) {
+	case 0:
+	case 1:
+		return -1;
+	case 2:
+		return prog_other_fd;
+	case 3:
+		return map_fd;
+	case 4:
+		return closed_fd();
+	case 5:
+		return pool[below(pool_nr)];
+	case 6:
+		return (int)rnd();
+	case 7:
+		return prog_s_fd;
+	default:
+		return prog_fd;
+	}
+}
+
+static void fill_scratch(void)
+{
+	unsigned int i;
+
+	/* pointers (into scratch or nowhere), lengths, NULs, noise */
+	for (i = 0; i < SCRATCH_SIZE; i += 8) {
+		uint64_t v;
+
+		switch (below(6)) {
+		case 0:
+			v = fz_ptr();
+			break;
+		case 1:
+			v = fz_len();
+			break;
+		case 2:
+			v = 0;
+			break;
+		default:
+			v = rnd();
+		}
+		memcpy(scratch + i, &v, 8);
+	}
+}
+
+/* --------------------------------------------------------------- SQEs */
+
+static void fz_sanitize(struct io_uring_sqe *sqe)
+{
+	uint64_t base = (uint64_t)(uintptr_t)scratch;
+
+	switch (sqe->opcode) {
+	case IORING_OP_MADVISE: {
+		/* inside scratch only; no HWPOISON, SOFT_OFFLINE */
+		uint64_t off = below(SCRATCH_SIZE / 4096) * 4096;
+
+		sqe->addr = base + off;
+		sqe->len = below(SCRATCH_SIZE - off + 1);
+		if (sqe->fadvise_advice >= 100)
+			sqe->fadvise_advice = MADV_DONTNEED;
+		break;
+	}
+	case IORING_OP_PROVIDE_BUFFERS: {
+		/* nbufs (sqe->fd) buffers of len bytes, all inside scratch */
+		uint32_t nbufs = 1 + below(16);
+		uint32_t len = below(SCRATCH_SIZE / 16);
+
+		sqe->fd = nbufs;
+		sqe->len = len;
+		sqe->addr = base + below(SCRATCH_SIZE - nbufs * len + 1);
+		break;
+	}
+	case IORING_OP_FALLOCATE:
+		/* the length is sqe->addr: small, or so large it fails */
+		sqe->addr = one_in(2) ? below(1 << 20) : rnd() | (1ULL << 62);
+		break;
+	default:
+		break;
+	}
+}
+
+static void fz_sqe(struct io_uring_sqe *sqe, size_t size)
+{
+	uint8_t *b = (uint8_t *)sqe;
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		b[i] = one_in(2) ? 0 : rnd();
+	switch (below(8)) {
+	case 0:
+		sqe->opcode = rnd();
+		break;
+	case 1:
+		sqe->opcode = IORING_OP_BPF;
+		break;
+	default:
+		sqe->opcode = below(IORING_OP_LAST);
+	}
+	if (one_in(2))
+		sqe->flags &= IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_ASYNC |
+			      IOSQE_CQE_SKIP_SUCCESS;
+	sqe->fd = fz_fd();
+	sqe->off = one_in(2) ? fz_ptr() : fz_len();
+	sqe->addr = fz_ptr();
+	sqe->len = fz_len();
+	if (one_in(2))
+		sqe->addr3 = fz_ptr();
+	if (one_in(2))
+		sqe->splice_fd_in = fz_fd();
+	if (!one_in(8))
+		sqe->personality = 0;
+	fz_sanitize(sqe);
+}
+
+/*
+ * An IORING_OP_BPF SQE: half of them valid (an index of the table, the
+ * flags a chain uses), the others with each field zero or random
+ */
+static void fz_bpf_sqe(struct io_uring_sqe *sqe, size_t size)
+{
+	static const uint8_t good_flags[] = {
+		0, 0, IOSQE_IO_LINK, IOSQE_IO_HARDLINK, IOSQE_ASYNC,
+		IOSQE_CQE_SKIP_SUCCESS, IOSQE_IO_DRAIN,
+	};
+
+	memset(sqe, 0, size);
+	sqe->opcode = IORING_OP_BPF;
+	sqe->user_data = rnd();
+	if (one_in(2)) {
+		sqe->off = below(nr_progs ? nr_progs : 1);
+		sqe->flags = good_flags[below(ARRAY_SIZE(good_flags))];
+		return;
+	}
+	sqe->off = one_in(8) ? rnd() : below(9);
+	sqe->flags = one_in(2) ? 0 : rnd() & 0x7f;
+	if (one_in(6))
+		sqe->fd = fz_fd();
+	if (one_in(6))
+		sqe->addr = fz_ptr();
+	if (one_in(6))
+		sqe->len = fz_len();
+	if (one_in(6))
+		sqe->rw_flags = rnd();
+	if (one_in(8))
+		sqe->buf_index = rnd();
+	if (one_in(8))
+		sqe->personality = rnd();
+	if (one_in(8))
+		sqe->splice_fd_in = fz_fd();
+	if (one_in(8))
+		sqe->addr3 = fz_ptr();
+	if (one_in(12))
+		sqe->__pad2[0] = rnd();
+	if (one_in(8))
+		sqe->ioprio = rnd();
+}
+
+/* the programs' plans and SQE slots */
+static void fz_programs(struct fuzz_bpf *skel, bool sqe128)
+{
+	unsigned int i;
+
+	skel->bss->fz_sqe128 = sqe128;
+	for (i = 0; i < FZ_SLOTS; i++) {
+		struct io_uring_sqe *sqe = (void *)skel->bss->fz_sqes[i];
+
+		if (one_in(3))
+			fz_bpf_sqe(sqe, 128);
+		else
+			fz_sqe(sqe, 128);
+		/* a chain's next step is hard-linked after an operation */
+		if (one_in(3))
+			sqe->flags |= IOSQE_IO_HARDLINK;
+	}
+	for (i = 0; i < FZ_PLANS; i++) {
+		struct fz_plan *pl = (void *)&skel->bss->fz_plans[i];
+
+		pl->nq = one_in(8) ? below(41) : below(4);
+		pl->first = below(FZ_SLOTS);
+		pl->len_kind = one_in(4) ? rnd() : 3;
+		pl->ne = one_in(8) ? below(300) : below(3);
+		pl->ret = one_in(2) ? 0 : (int32_t)rnd();
+		pl->cqe_ud = rnd();
+		pl->cqe_res = rnd();
+		pl->cqe_flags = one_in(2) ? 0 : rnd();
+		pl->copy_addr = fz_ptr();
+	}
+	hash(skel->bss->fz_sqes, sizeof(skel->bss->fz_sqes));
+	hash(skel->bss->fz_plans, sizeof(skel->bss->fz_plans));
+}
+
+/* ------------------------------------------------------------- register */
+
+static long sys_register(int fd, unsigned int op, const void *arg,
+			 unsigned int nr)
+{
+	long ret = syscall(__NR_io_uring_register, fd, op, arg, nr);
+
+	return ret < 0 ? -errno : ret;
+}
+
+static void fz_register(void)
+{
+	static const unsigned int ops[] = {
+		IORING_ATTACH_BPF, IORING_DETACH_BPF, IORING_REGISTER_BPF_BUDGET,
+	};
+	unsigned int op, nr;
+	int fd = fz_reg_fd();
+	const void *arg;
+	long ret;
+
+	switch (below(10)) {
+	case 0:
+		op = 31 + below(17); /* the gap before 48 */
+		break;
+	case 1:
+		op = IORING_REGISTER_LAST + below(4);
+		break;
+	case 2:
+		op = ops[below(3)] | IORING_REGISTER_USE_REGISTERED_RING;
+		break;
+	default:
+		op = ops[below(3)];
+	}
+	switch (below(8)) {
+	case 0:
+		nr = 0;
+		break;
+	case 1:
+		nr = IORING_BPF_MAX_PROGS + below(2);
+		break;
+	case 2:
+		nr = rnd();
+		break;
+	case 3:
+		nr = IORING_BPF_MAX_BUDGET + below(2);
+		break;
+	default:
+		nr = 1 + below(IORING_BPF_MAX_PROGS);
+	}
+	if (one_in(3)) {
+		arg = (const void *)(uintptr_t)fz_ptr();
+	} else if (one_in(8)) {
+		arg = NULL;
+	} else {
+		/* an fd array at the end of scratch: reads past it fault */
+		int *fds = (int *)(scratch + SCRATCH_SIZE) - 65;
+		unsigned int i;
+
+		for (i = 0; i < 65; i++)
+			fds[i] = fz_attach_fd();
+		arg = fds + below(2);
+		hash(fds, 65 * sizeof(int));
+	}
+	hash_u64(op);
+	hash_u64(nr);
+	hash_u64((uintptr_t)arg);
+
+	ret = sys_register(fd, op, arg, nr);
+	st.registers++;
+	check_ret("io_uring_register", ret);
+	if (fd != ring_fd_now || ret < 0)
+		return;
+	if (op == IORING_ATTACH_BPF && (!nr || nr > IORING_BPF_MAX_PROGS))
+		FAIL("IORING_ATTACH_BPF with nr_args %u: %ld, want an error",
+		     nr, ret);
+	if (op == IORING_DETACH_BPF && (arg || nr))
+		FAIL("IORING_DETACH_BPF with arg %p, nr_args %u: %ld, want "
+		     "-EINVAL", arg, nr, ret);
+	if (op == IORING_REGISTER_BPF_BUDGET &&
+	    (!nr || nr > IORING_BPF_MAX_BUDGET))
+		FAIL("IORING_REGISTER_BPF_BUDGET %u: %ld, want -EINVAL", nr,
+		     ret);
+	if (op == IORING_ATTACH_BPF)
+		st.attach_ok++;
+}
+
+/* a valid table: the programs, with holes */
+static void fz_good_attach(void)
+{
+	int fds[8];
+	unsigned int i, nr = 1 + below(ARRAY_SIZE(fds));
+	long ret;
+
+	for (i = 0; i < nr; i++) {
+		switch (below(4)) {
+		case 0:
+			fds[i] = -1;
+			break;
+		case 1:
+			fds[i] = prog_s_fd;
+			break;
+		default:
+			fds[i] = prog_fd;
+		}
+	}
+	hash(fds, nr * sizeof(int));
+	ret = sys_register(ring_fd_now, IORING_ATTACH_BPF, fds, nr);
+	check_ret("IORING_ATTACH_BPF", ret);
+	if (!ret) {
+		st.attach_ok++;
+		nr_progs = nr;
+	}
+	if (one_in(2)) {
+		unsigned int budget = one_in(4) ? 1 + below(4) : below(64) + 1;
+
+		hash_u64(budget);
+		check_ret("IORING_REGISTER_BPF_BUDGET",
+			  sys_register(ring_fd_now, IORING_REGISTER_BPF_BUDGET,
+				       NULL, budget));
+	}
+}
+
+static void fz_restrict(void)
+{
+	struct io_uring_restriction res[8];
+	unsigned int i, nr = 1 + below(ARRAY_SIZE(res));
+
+	memset(res, 0, sizeof(res));
+	for (i = 0; i < nr; i++) {
+		res[i].opcode = one_in(8) ? rnd() : below(4);
+		switch (res[i].opcode) {
+		case IORING_RESTRICTION_REGISTER_OP:
+			res[i].register_op = one_in(2) ? 48 + below(3) : rnd();
+			break;
+		case IORING_RESTRICTION_SQE_OP:
+			res[i].sqe_op = one_in(2) ? IORING_OP_BPF : rnd();
+			break;
+		default:
+			res[i].sqe_flags = rnd();
+		}
+	}
+	hash(res, nr * sizeof(res[0]));
+	check_ret("IORING_REGISTER_RESTRICTIONS",
+		  sys_register(ring_fd_now, IORING_REGISTER_RESTRICTIONS, res,
+			       nr));
+}
+
+/* ------------------------------------------------------------ iteration */
+
+static void open_pool(void)
+{
+	int p[2], s[2];
+
+	pool_nr = 0;
+	pool[pool_nr++] = CHECK_SYS(open("/dev/null", O_RDWR | O_CLOEXEC));
+	CHECK_SYS(pipe2(p, O_CLOEXEC | (one_in(2) ? O_NONBLOCK : 0)));
+	pool[pool_nr++] = p[0];
+	pool[pool_nr++] = p[1];
+	CHECK_SYS(socketpair(AF_UNIX, one_in(2) ? SOCK_STREAM : SOCK_DGRAM,
+			     0, s));
+	pool[pool_nr++] = s[0];
+	pool[pool_nr++] = s[1];
+	pool[pool_nr++] = CHECK_SYS(eventfd(0, EFD_CLOEXEC));
+	pool[pool_nr++] = CHECK_SYS(open(".", O_TMPFILE | O_RDWR | O_CLOEXEC,
+					 0600));
+	pool[pool_nr++] = CHECK_SYS(memfd_create("fuzz", MFD_CLOEXEC));
+	pool[pool_nr++] = CHECK_SYS(epoll_create1(EPOLL_CLOEXEC));
+	/* dups: random CLOSEs must not take the originals */
+	pool[pool_nr++] = CHECK_SYS(fcntl(dir_fd, F_DUPFD_CLOEXEC, 0));
+	pool[pool_nr++] = CHECK_SYS(fcntl(prog_fd, F_DUPFD_CLOEXEC, 0));
+	pool[pool_nr++] = CHECK_SYS(fcntl(map_fd, F_DUPFD_CLOEXEC, 0));
+	pool[pool_nr++] = closed_fd();
+	/* a little data to read */
+	CHECK_SYS(write(p[1], scratch, 512));
+	CHECK_SYS(write(pool[6], scratch, 8192));
+}
+
+static unsigned int fz_setup_flags(void)
+{
+	unsigned int f = 0;
+
+	if (one_in(3))
+		f |= IORING_SETUP_SQE128;
+	if (one_in(6))
+		f |= IORING_SETUP_CQE32;
+	if (one_in(3))
+		f |= IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
+	else if (one_in(3))
+		f |= IORING_SETUP_COOP_TASKRUN |
+		     (one_in(2) ? IORING_SETUP_TASKRUN_FLAG : 0);
+	/* without it, submission stops at the first bad SQE */
+	if (!one_in(4))
+		f |= IORING_SETUP_SUBMIT_ALL;
+	if (one_in(3))
+		f |= IORING_SETUP_CQSIZE;
+	if (one_in(4))
+		f |= IORING_SETUP_R_DISABLED;
+	if (one_in(16))
+		f |= IORING_SETUP_SQPOLL;
+	if (one_in(16))
+		f |= IORING_SETUP_IOPOLL;
+	if (one_in(32))
+		f |= IORING_SETUP_SINGLE_ISSUER; /* without DEFER: fine too */
+	if (one_in(64))
+		f |= IORING_SETUP_DEFER_TASKRUN; /* without SINGLE: -EINVAL */
+	return f;
+}
+
+static void reap(struct io_uring *ring, unsigned int rounds)
+{
+	struct __kernel_timespec ts = { .tv_nsec = 2 * 1000 * 1000 };
+	struct io_uring_cqe *cqe;
+	unsigned int i;
+
+	for (i = 0; i < rounds; i++) {
+		unsigned int head, n = 0;
+		int ret = io_uring_wait_cqe_timeout(ring, &cqe, &ts);
+
+		check_ret("io_uring_wait_cqe_timeout", ret);
+		if (ret < 0)
+			break;
+		io_uring_for_each_cqe(ring, head, cqe) {
+			count_result(cqe->res);
+			n++;
+		}
+		io_uring_cq_advance(ring, n);
+		st.cqes += n;
+	}
+}
+
+static void iteration(struct fuzz_bpf *skel)
+{
+	struct io_uring_params p = { 0 };
+	struct io_uring ring;
+	unsigned int i, n;
+	bool enabled = true;
+	int ret;
+
+	in_hash = 0xcbf29ce484222325ULL;
+	nr_progs = 0;
+	open_pool();
+	fill_scratch();
+
+	p.flags = fz_setup_flags();
+	p.cq_entries = 1 + below(16);
+	hash(&p, sizeof(p));
+	ret = io_uring_queue_init_params(1 + below(32), &ring, &p);
+	check_ret("io_uring_queue_init_params", ret);
+	st.rings++;
+	if (ret < 0) {
+		st.ring_errs++;
+		goto out;
+	}
+	ring_fd_now = ring.ring_fd;
+	pool[pool_nr++] = ring_fd_now;
+
+	if (!one_in(4))
+		fz_good_attach();
+	n = below(5);
+	for (i = 0; i < n; i++)
+		fz_register();
+	if (p.flags & IORING_SETUP_R_DISABLED) {
+		if (one_in(2))
+			fz_restrict();
+		if (!one_in(4))
+			check_ret("IORING_REGISTER_ENABLE_RINGS",
+				  sys_register(ring_fd_now,
+					       IORING_REGISTER_ENABLE_RINGS,
+					       NULL, 0));
+		else
+			enabled = false;
+	}
+	fz_programs(skel, p.flags & IORING_SETUP_SQE128);
+
+	n = 1 + below(16);
+	for (i = 0; i < n; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+		size_t size = p.flags & IORING_SETUP_SQE128 ? 128 : 64;
+
+		if (!sqe)
+			break;
+		if (one_in(2))
+			fz_bpf_sqe(sqe, size);
+		else
+			fz_sqe(sqe, size);
+		hash(sqe, size);
+		st.sqes++;
+	}
+	ret = io_uring_submit(&ring);
+	check_ret("io_uring_submit", ret);
+	/* not in the hash: the same input may reap differently */
+	reap(&ring, enabled ? 3 : 1);
+	/* a few more register calls while requests are in flight */
+	if (one_in(4))
+		fz_register();
+	if (enabled) {
+		struct io_uring_sync_cancel_reg reg = {
+			.flags = IORING_ASYNC_CANCEL_ANY,
+			.timeout = { .tv_sec = 0, .tv_nsec = 20 * 1000 * 1000 },
+		};
+
+		check_ret("io_uring_register_sync_cancel",
+			  io_uring_register_sync_cancel(&ring, &reg));
+		reap(&ring, 1);
+	}
+	io_uring_queue_exit(&ring);
+out:
+	count_input();
+	/* every fd this iteration opened, and what its requests opened */
+	CHECK_SYS(syscall(__NR_close_range, fd_base, ~0U, 0));
+	ring_fd_now = -1;
+}
+
+/* afterwards: a BPF step that queues a NOP still works, exactly */
+static void health_check(struct fuzz_bpf *skel)
+{
+	struct io_uring_cqe cqes[2];
+	struct io_uring ring;
+	unsigned int i;
+
+	memset(skel->bss->fz_plans, 0, sizeof(skel->bss->fz_plans));
+	memset(skel->bss->fz_sqes, 0, sizeof(skel->bss->fz_sqes));
+	skel->bss->fz_sqe128 = 0;
+	for (i = 0; i < FZ_PLANS; i++) {
+		skel->bss->fz_plans[i].nq = 1;
+		skel->bss->fz_plans[i].len_kind = 3;
+		skel->bss->fz_plans[i].ret = 7;
+	}
+	for (i = 0; i < FZ_SLOTS; i++) {
+		struct io_uring_sqe *sqe = (void *)skel->bss->fz_sqes[i];
+
+		io_uring_prep_nop(sqe);
+		sqe->user_data = 0x4e4f50;
+	}
+	uring_init(&ring, 8, 0);
+	CHECK_EQ(uring_attach(&ring, &prog_fd, 1), 0);
+	uring_prep_bpf(&ring, 0, 0xb9f);
+	uring_submit(&ring, 1);
+	uring_reap(&ring, cqes, 2);
+	EXPECT_CQE(cqes, 2, 0x4e4f50, 0);
+	EXPECT_CQE(cqes, 2, 0xb9f, 7);
+	io_uring_queue_exit(&ring);
+}
+
+static int other_type_prog(void)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+
+	return CHECK_RET(bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "fz_other",
+				       "GPL", insns, ARRAY_SIZE(insns), NULL));
+}
+
+int main(void)
+{
+	const char *env = getenv("IOCORO_FUZZ_ITERS");
+	unsigned long iters = FZ_DEFAULT_ITERS, i;
+	char dir[] = "/tmp/iocoro-fuzz.XXXXXX";
+	struct fuzz_bpf *skel;
+	uint64_t seed, t0, ms;
+	int err;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	seed = test_seed("fuzz");
+	/* random reads of fd 0 never take the test's stdin */
+	err = CHECK_SYS(open("/dev/null", O_RDONLY));
+	CHECK_SYS(dup2(err, 0));
+	if (err)
+		close(err);
+	if (env && *env) {
+		char *end;
+
+		iters = strtoul(env, &end, 0);
+		if (*end || !iters)
+			FAIL("IOCORO_FUZZ_ITERS='%s' is not a positive number",
+			     env);
+	}
+	test_rng_init(&rng, seed);
+
+	/* scratch between two guard areas that are never mapped */
+	guard = mmap(NULL, SCRATCH_SIZE + 2 * GUARD_SIZE, PROT_NONE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	CHECK(guard != MAP_FAILED);
+	scratch = guard + GUARD_SIZE;
+	CHECK_SYS(mprotect(scratch, SCRATCH_SIZE, PROT_READ | PROT_WRITE));
+	guard = scratch + SCRATCH_SIZE;
+
+	CHECK(mkdtemp(dir));
+	CHECK_SYS(chdir(dir));
+
+	uring_bpf_register_sec();
+	skel = fuzz_bpf__open();
+	if (!skel)
+		FAIL("fuzz_bpf__open: %s", strerror(errno));
+	CHECK_EQ(bpf_program__set_flags(skel->progs.fuzz_s, BPF_F_SLEEPABLE),
+		 0);
+	err = fuzz_bpf__load(skel);
+	if (err)
+		FAIL("fuzz_bpf__load: %d (%s)", err, strerror(-err));
+	prog_fd = uring_prog_fd(skel->progs.fuzz);
+	prog_s_fd = uring_prog_fd(skel->progs.fuzz_s);
+	prog_other_fd = other_type_prog();
+	map_fd = CHECK_RET(bpf_map__fd(skel->maps.bss));
+	dir_fd = CHECK_SYS(open(".", O_DIRECTORY | O_RDONLY | O_CLOEXEC));
+	/* every fd from here on is the iteration's, closed after it */
+	fd_base = dir_fd + 1;
+
+	t0 = uring_now_ns();
+	for (i = 0; i < iters; i++)
+		iteration(skel);
+	ms = (uring_now_ns() - t0) / 1000000;
+
+	printf("fuzz: rings %lu (%lu refused), attaches %lu, register calls "
+	       "%lu, SQEs %lu, CQEs %lu\n", st.rings, st.ring_errs,
+	       st.attach_ok, st.registers, st.sqes, st.cqes);
+	printf("fuzz: programs: %" PRIu64 " runs, %" PRIu64 " SQEs queued (%"
+	       PRIu64 " refused), %" PRIu64 " CQEs posted (%" PRIu64
+	       " refused), %" PRIu64 " copies from user\n",
+	       (uint64_t)skel->bss->fz_runs, (uint64_t)skel->bss->fz_queued,
+	       (uint64_t)skel->bss->fz_queue_err,
+	       (uint64_t)skel->bss->fz_emitted,
+	       (uint64_t)skel->bss->fz_emit_err,
+	       (uint64_t)skel->bss->fz_copied);
+	if (!st.attach_ok)
+		FAIL("no IORING_ATTACH_BPF succeeded: the fuzzer is broken");
+	if (!skel->bss->fz_runs || !skel->bss->fz_queued)
+		FAIL("the programs never ran or queued nothing: the fuzzer is "
+		     "broken");
+
+	health_check(skel);
+	printf("fuzz: seed 0x%" PRIx64 ": %lu iterations, %u distinct inputs, "
+	       "%u distinct CQE results, %" PRIu64 " ms\n", seed, iters,
+	       nr_distinct, nr_results, ms);
+	fuzz_bpf__destroy(skel);
+	close(prog_other_fd);
+	return 0;
+}

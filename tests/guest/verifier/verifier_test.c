@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Verifier negatives (issue 11): BPF_PROG_TYPE_IOURING programs that must
+ * be refused at load, each with the verifier's reason checked in its log
+ * and the load's error. One case per program:
+ *
+ *   ctx_write        a write to the read-only ctx (prev_res)
+ *   ctx_oob          a read past the end of the ctx (offset 32)
+ *   ctx_misaligned   a 4-byte ctx read at offset 2
+ *   queue_not_ctx    bpf_io_uring_queue_sqe() with a stack pointer, not
+ *                    the ctx, as its first argument
+ *   queue_len_big    bpf_io_uring_queue_sqe() of 128 bytes from a 64-byte
+ *                    stack SQE (raw instructions: a known stack layout)
+ *   queue_len_zero   ... of 0 bytes
+ *   queue_len_var    ... of a size that is not a known constant
+ *   queue_len_ok     the same program with 64 bytes loads: the raw cases'
+ *                    control
+ *   copy_user        bpf_copy_from_user() in a program that is not
+ *                    sleepable
+ *   skb_helper       bpf_skb_load_bytes(), a socket filter's helper
+ *   endless          a loop that never ends
+ *
+ * The C programs are in verifier.bpf.c, loaded one at a time through its
+ * skeleton (iocoro_bpf_skeleton()); the raw ones with bpf_prog_load().
+ * Usage: verifier_test <case> | --list | --check-list a,b,...
+ */
+#include <linux/io_uring.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "uring_bpf.h"
+
+#include "verifier.skel.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static char vlog[1 << 16];
+
+/* the load failed with -@err and the log has @msg */
+static void expect_refused(const char *what, int ret, int err,
+			   const char *msg)
+{
+	if (ret >= 0)
+		FAIL("%s: loaded, want -%s and \"%s\"", what,
+		     iocoro_errno_name(err), msg);
+	if (ret != -err || !strstr(vlog, msg)) {
+		fprintf(stderr, "verifier log:\n%s\n", vlog);
+		FAIL("%s: load failed with %d (%s), want -%s and \"%s\" in the "
+		     "log (above)", what, ret, iocoro_errno_name(-ret) ?: "?",
+		     iocoro_errno_name(err), msg);
+	}
+	printf("%s: refused, -%s: %s\n", what, iocoro_errno_name(err), msg);
+}
+
+/* load program @name of verifier.bpf.c alone; it must be refused */
+static void refuse_prog(const char *name, int err, const char *msg)
+{
+	struct verifier_bpf *skel;
+	struct bpf_program *prog, *target = NULL;
+	int ret;
+
+	uring_bpf_register_sec();
+	skel = verifier_bpf__open();
+	if (!skel)
+		FAIL("verifier_bpf__open: %s", strerror(errno));
+	bpf_object__for_each_program(prog, skel->obj) {
+		bool me = !strcmp(bpf_program__name(prog), name);
+
+		CHECK_EQ(bpf_program__set_autoload(prog, me), 0);
+		if (me)
+			target = prog;
+	}
+	if (!target)
+		FAIL("verifier.bpf.c has no program %s", name);
+	CHECK_EQ(bpf_program__type(target), BPF_PROG_TYPE_IOURING);
+	vlog[0] = '\0';
+	CHECK_EQ(bpf_program__set_log_buf(target, vlog, sizeof(vlog)), 0);
+	CHECK_EQ(bpf_program__set_log_level(target, 1), 0);
+	ret = verifier_bpf__load(skel);
+	expect_refused(name, ret, err, msg);
+	verifier_bpf__destroy(skel);
+}
+
+/* ------------------------------------------------- raw queue_sqe sizes */
+
+#define INSN(c, d, s, o, i)                                                   \
+	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s),      \
+			    .off = (o), .imm = (i) })
+#define MOV64_IMM(d, i) INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
+#define MOV64_REG(d, s) INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
+#define ADD64_IMM(d, i) INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
+#define LDX(sz, d, s, o) INSN(BPF_LDX | BPF_MEM | (sz), d, s, o, 0)
+#define ST(sz, d, o, i) INSN(BPF_ST | BPF_MEM | (sz), d, 0, o, i)
+#define CALL(f) INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
+#define EXIT() INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
+
+/*
+ * A zeroed 64-byte SQE at fp-64, queued with r3 = @len (@var: r3 = the
+ * ctx's user_data, unknown): returns the helper's result.
+ */
+static int load_queue(int len, bool var)
+{
+	struct bpf_insn insns[32];
+	unsigned int n = 0, i;
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = vlog,
+		    .log_size = sizeof(vlog), .log_level = 1);
+
+	for (i = 0; i < 8; i++)
+		insns[n++] = ST(BPF_DW, BPF_REG_10, -64 + 8 * (int)i, 0);
+	if (var)
+		insns[n++] = LDX(BPF_DW, BPF_REG_3, BPF_REG_1, 0);
+	else
+		insns[n++] = MOV64_IMM(BPF_REG_3, len);
+	insns[n++] = MOV64_REG(BPF_REG_2, BPF_REG_10);
+	insns[n++] = ADD64_IMM(BPF_REG_2, -64);
+	insns[n++] = CALL(BPF_FUNC_io_uring_queue_sqe);
+	insns[n++] = EXIT();
+	vlog[0] = '\0';
+	return bpf_prog_load(BPF_PROG_TYPE_IOURING, "queue_raw", "GPL", insns,
+			     n, &opts);
+}
+
+static void t_queue_len_big(void)
+{
+	expect_refused("queue_len_big", load_queue(128, false), EINVAL,
+		       "stack R2 off=-64 size=128");
+}
+
+static void t_queue_len_zero(void)
+{
+	expect_refused("queue_len_zero", load_queue(0, false), EACCES,
+		       "R3 invalid zero-sized read");
+}
+
+static void t_queue_len_var(void)
+{
+	expect_refused("queue_len_var", load_queue(0, true), EACCES,
+		       "R3 min value is negative");
+}
+
+static void t_queue_len_ok(void)
+{
+	int fd = load_queue(64, false);
+
+	if (fd < 0) {
+		fprintf(stderr, "verifier log:\n%s\n", vlog);
+		FAIL("queue_len_ok: load failed with %d (%s), want success",
+		     fd, iocoro_errno_name(-fd) ?: "?");
+	}
+	printf("queue_len_ok: loaded\n");
+	close(fd);
+}
+
+/* ---------------------------------------------------- the C programs */
+
+static void t_ctx_write(void)
+{
+	refuse_prog("ctx_write", EACCES,
+		    "invalid bpf_context access off=16 size=4");
+}
+
+static void t_ctx_oob(void)
+{
+	refuse_prog("ctx_oob", EACCES,
+		    "invalid bpf_context access off=32 size=4");
+}
+
+static void t_ctx_misaligned(void)
+{
+	refuse_prog("ctx_misaligned", EACCES,
+		    "invalid bpf_context access off=2 size=4");
+}
+
+static void t_queue_not_ctx(void)
+{
+	refuse_prog("queue_not_ctx", EACCES, "R1 type=fp expected=ctx");
+}
+
+static void t_copy_user(void)
+{
+	refuse_prog("copy_user", EINVAL,
+		    "program of this type cannot use helper "
+		    "bpf_copy_from_user#148");
+}
+
+static void t_skb_helper(void)
+{
+	refuse_prog("skb_helper", EINVAL,
+		    "program of this type cannot use helper "
+		    "bpf_skb_load_bytes#26");
+}
+
+static void t_endless(void)
+{
+	refuse_prog("endless", EINVAL, "infinite loop detected at insn");
+}
+
+/* ================================================================ main */
+
+struct test_case {
+	const char *name;
+	void (*fn)(void);
+};
+
+#define CASE(n) { #n, t_##n }
+
+static const struct test_case cases[] = {
+	CASE(ctx_write),
+	CASE(ctx_oob),
+	CASE(ctx_misaligned),
+	CASE(queue_not_ctx),
+	CASE(queue_len_big),
+	CASE(queue_len_zero),
+	CASE(queue_len_var),
+	CASE(queue_len_ok),
+	CASE(copy_user),
+	CASE(skb_helper),
+	CASE(endless),
+};
+
+static int check_list(const char *list)
+{
+	char *copy = strdup(list), *save = NULL, *name;
+	unsigned int i = 0;
+
+	CHECK(copy != NULL);
+	for (name = strtok_r(copy, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save), i++) {
+		if (i >= ARRAY_SIZE(cases) || strcmp(name, cases[i].name))
+			FAIL("CMake's VERIFIER_CASES entry %u is '%s', the "
+			     "case table's is '%s'", i, name,
+			     i < ARRAY_SIZE(cases) ? cases[i].name : "(none)");
+	}
+	if (i != ARRAY_SIZE(cases))
+		FAIL("CMake's VERIFIER_CASES has %u entries, the case table "
+		     "%zu", i, ARRAY_SIZE(cases));
+	free(copy);
+	return 0;
+}
+
+static int quiet(enum libbpf_print_level level __attribute__((unused)),
+		 const char *fmt __attribute__((unused)),
+		 va_list ap __attribute__((unused)))
+{
+	/* the refusals are expected: their logs are checked, not printed */
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (i = 0; i < ARRAY_SIZE(cases); i++)
+			printf("%s\n", cases[i].name);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "--check-list"))
+		return check_list(argv[2]);
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s <case> | --list | --check-list "
+				"a,b,...\n",
+			argv[0]);
+		return 2;
+	}
+	libbpf_set_print(quiet);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (!strcmp(argv[1], cases[i].name)) {
+			cases[i].fn();
+			printf("%s: ok\n", cases[i].name);
+			return 0;
+		}
+	}
+	fprintf(stderr, "%s: no case '%s' (--list shows them)\n", argv[0],
+		argv[1]);
+	return 2;
+}
