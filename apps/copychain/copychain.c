@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * copychain SRC DST [--chunk BYTES]: copy a file with one in-kernel
- * coroutine (copychain.bpf.c). User space opens SRC, creates DST.XXXXXX
- * next to DST with SRC's mode, and submits once; the coroutine reads a
- * chunk, writes what it read, reads the next one, ... and fsyncs at the
- * end of file, all in the kernel. Only when it ended well does the
- * temporary file become DST (rename(): DST is never half written); on any
- * failure it is removed.
+ * copychain [OPTION]... SRC DST: copy a file with one in-kernel coroutine
+ * (copychain.bpf.c). User space opens SRC, creates DST.XXXXXX next to DST
+ * with SRC's mode, and submits once; the coroutine reads a chunk, writes
+ * what it read, reads the next one, ... and fsyncs at the end of file, all
+ * in the kernel. Only when it ended well does the temporary file become
+ * DST (rename(): DST is never half written); on any failure it is removed.
+ *
+ * Like cp, it prints nothing when all went well: -v names each copy,
+ * --stats adds what the copy took (steps, io_uring_enter calls, time).
  *
  * Exit status: 0 copied; 1 the copy failed (nothing created, DST as it
  * was); 2 bad usage.
@@ -30,11 +32,39 @@
 #include "copychain.h"
 #include "copychain.skel.h"
 
+#define CC_VERSION		"0.2"
 #define CC_DEFAULT_CHUNK	(128U << 10)
 /* a read's result is an int: keep chunks far below INT_MAX */
 #define CC_MAX_CHUNK		(1U << 30)
 /* steps for short writes on top of CC_STEPS(), plus chunks / 64 */
 #define CC_BUDGET_SLACK		64
+
+struct cc_opts {
+	int verbose;		/* -v: 'SRC' -> 'DST' for each copy */
+	int stats;		/* --stats: what the copies took */
+	uint32_t chunk;		/* --chunk */
+};
+
+/* what --stats reports, summed over the copies */
+struct cc_stats {
+	uint64_t files;
+	uint64_t bytes;
+	uint64_t steps;
+	uint64_t enters;	/* io_uring_enter() calls made by user space */
+	uint64_t short_writes;
+};
+
+/* the ring and the loaded program, set up once for all copies */
+struct cc_engine {
+	struct iocoro co;
+	struct copychain_bpf *skel;
+	int prog;		/* table index of the coroutine's program */
+	int ready;		/* 1: loaded; < 0: loading failed with it */
+	int have_ring;
+	void *buf;		/* the one buffer reads fill, writes empty */
+	uint32_t buf_size;
+	struct cc_stats stats;
+};
 
 /* the temporary file, removed by a signal that ends the copy */
 static char tmp_path[PATH_MAX + 8];
@@ -54,12 +84,20 @@ static const int cc_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: copychain SRC DST [--chunk BYTES] [--verbose]\n"
-		"Copy the regular file SRC to DST with one in-kernel io_uring "
-		"coroutine.\n"
-		"  --chunk BYTES  bytes per read and write (default 128K; "
-		"suffixes K, M, G)\n"
-		"  -v, --verbose  also print how long the coroutine ran\n");
+		"Usage: copychain [OPTION]... SRC DST\n"
+		"Copy the regular file SRC to DST with one in-kernel io_uring coroutine:\n"
+		"a BPF program queues every read, write and fsync from the result of\n"
+		"the one before, from a single submit.\n"
+		"\n"
+		"  -v, --verbose      print 'SRC' -> 'DST' for each file copied\n"
+		"      --stats        print files, bytes, time, MB/s, coroutine steps and\n"
+		"                     the io_uring_enter calls user space made\n"
+		"      --chunk BYTES  bytes per read and write (default 128K; K, M, G)\n"
+		"  -h, --help         this help\n"
+		"      --version      version\n"
+		"\n"
+		"Prints nothing when the copy went well. Exit status 0 on success, 1 when\n"
+		"a copy failed, 2 on bad usage.\n");
 }
 
 /* "131072", "128K", "128KiB", "1M", "1G"; 0 on success */
@@ -70,11 +108,11 @@ static int parse_size(const char *s, unsigned long long *out)
 	char *end;
 
 	if (*s < '0' || *s > '9')
-		return -1;
+		return -EINVAL;
 	errno = 0;
 	v = strtoull(s, &end, 10);
 	if (errno)
-		return -1;
+		return -EINVAL;
 	switch (*end) {
 	case 'k': case 'K': shift = 10; break;
 	case 'm': case 'M': shift = 20; break;
@@ -86,7 +124,7 @@ static int parse_size(const char *s, unsigned long long *out)
 			end += 2;
 	}
 	if (*end || v > (1ULL << 40) >> shift)
-		return -1;
+		return -EINVAL;
 	*out = v << shift;
 	return 0;
 }
@@ -123,322 +161,496 @@ static const char *op_name(uint32_t op)
 	}
 }
 
-int main(int argc, char **argv)
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* ---- the engine: one ring, one program, loaded on first use ---- */
+
+static int engine_load(struct cc_engine *e)
 {
 	static char log[64 * 1024];
-	static char dirbuf[PATH_MAX];
 	struct iocoro_load_opts opts = {
 		.sz = sizeof(opts), .log_buf = log, .log_size = sizeof(log),
 	};
-	unsigned long long chunk_arg = CC_DEFAULT_CHUNK;
-	const char *src = NULL, *dst = NULL, *dir;
-	struct copychain_bpf *skel = NULL;
-	struct copychain_state st;
-	struct stat src_st, dst_st, dir_st;
-	struct iocoro_done done;
-	struct iocoro co;
-	struct sigaction sa;
-	sigset_t block, old;
-	uint64_t chunks, steps, budget;
-	uint32_t chunk;
-	int src_fd = -1, tmp_fd = -1, dfd, ret, prog, i;
-	int have_co = 0, grown = 0, verbose = 0, rc = 1;
-	struct timespec t0, t1;
-	double secs;
-	void *buf = MAP_FAILED;
+	int ret;
 
-	/* ---- arguments ---- */
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	ret = iocoro_queue_init(8, &e->co, 0);
+	if (ret < 0)
+		return ret;
+	e->have_ring = 1;
+	e->skel = copychain_bpf__open();
+	if (!e->skel)
+		return -errno;
+	ret = iocoro_object_prepare(e->skel->obj, &opts);
+	if (ret < 0)
+		return ret;
+	ret = copychain_bpf__load(e->skel);
+	if (ret < 0) {
+		if (ret == -EACCES || ret == -EINVAL)
+			fprintf(stderr, "copychain: verifier log:\n%s\n", log);
+		return ret;
+	}
+	ret = iocoro_attach_object(&e->co, e->skel->obj);
+	if (ret < 0)
+		return ret;
+	ret = iocoro_prog_index(e->skel->obj, e->skel->progs.copychain);
+	if (ret < 0)
+		return ret;
+	e->prog = ret;
+	return 0;
+}
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-			verbose = 1;
-		} else if (!strcmp(a, "--chunk") || !strncmp(a, "--chunk=", 8)) {
-			const char *v = a[7] == '=' ? a + 8 : argv[++i];
+/* load once; a failure is reported once and kept */
+static int engine_get(struct cc_engine *e)
+{
+	int ret;
 
-			if (!v || parse_size(v, &chunk_arg) || !chunk_arg ||
-			    chunk_arg > CC_MAX_CHUNK) {
-				fprintf(stderr,
-					"copychain: --chunk takes a size of 1 to %u bytes (K, M, G suffixes), not '%s'\n",
-					CC_MAX_CHUNK, v ? v : "");
-				return 2;
-			}
-		} else if (a[0] == '-' && a[1] && strcmp(a, "--")) {
-			fprintf(stderr, "copychain: unknown option '%s'\n", a);
-			usage(stderr);
-			return 2;
-		} else {
-			if (!strcmp(a, "--")) {
-				if (++i >= argc)
-					break;
-				a = argv[i];
-			}
-			if (!src) {
-				src = a;
-			} else if (!dst) {
-				dst = a;
-			} else {
-				usage(stderr);
-				return 2;
-			}
-		}
+	if (e->ready)
+		return e->ready < 0 ? e->ready : 0;
+	ret = engine_load(e);
+	if (ret < 0) {
+		fprintf(stderr, "copychain: %s\n", iocoro_strerror(ret));
+		e->ready = ret;
+		return ret;
 	}
-	if (!src || !dst || !*src || !*dst) {
-		usage(stderr);
-		return 2;
-	}
-	chunk = (uint32_t)chunk_arg;
+	e->ready = 1;
+	return 0;
+}
 
-	/* ---- SRC, DST and its directory: nothing is created yet ---- */
-	src_fd = open(src, O_RDONLY | O_CLOEXEC);
-	if (src_fd < 0 || fstat(src_fd, &src_st)) {
-		fprintf(stderr, "copychain: %s: %s\n", src, strerror(errno));
-		goto out;
-	}
-	if (S_ISDIR(src_st.st_mode)) {
-		fprintf(stderr, "copychain: %s: %s\n", src, strerror(EISDIR));
-		goto out;
-	}
-	if (!S_ISREG(src_st.st_mode)) {
-		fprintf(stderr, "copychain: %s: not a regular file\n", src);
-		goto out;
-	}
-	if (!stat(dst, &dst_st)) {
-		if (dst_st.st_dev == src_st.st_dev &&
-		    dst_st.st_ino == src_st.st_ino) {
-			fprintf(stderr,
-				"copychain: %s and %s are the same file\n",
-				src, dst);
-			goto out;
-		}
-		if (S_ISDIR(dst_st.st_mode)) {
-			fprintf(stderr, "copychain: %s: %s (give the file's name)\n",
-				dst, strerror(EISDIR));
-			goto out;
-		}
-		if (!S_ISREG(dst_st.st_mode)) {
-			fprintf(stderr,
-				"copychain: %s: not a regular file (copychain replaces DST)\n",
-				dst);
-			goto out;
-		}
-	} else if (errno != ENOENT) {
-		fprintf(stderr, "copychain: %s: %s\n", dst, strerror(errno));
-		goto out;
-	}
-	if (dst[strlen(dst) - 1] == '/') {
-		fprintf(stderr, "copychain: %s: not a file name\n", dst);
-		goto out;
-	}
-	dir = dir_of(dst, dirbuf, sizeof(dirbuf));
-	ret = stat(dir, &dir_st) ? errno
-	      : S_ISDIR(dir_st.st_mode) ? 0 : ENOTDIR;
-	if (ret) {
-		fprintf(stderr, "copychain: %s -> %s: directory %s: %s\n", src,
-			dst, dir, strerror(ret));
-		goto out;
-	}
-	if (strlen(dst) + 8 > sizeof(tmp_path)) {
-		fprintf(stderr, "copychain: %s: %s\n", dst,
-			strerror(ENAMETOOLONG));
-		goto out;
-	}
+static void engine_exit(struct cc_engine *e)
+{
+	if (e->buf)
+		munmap(e->buf, e->buf_size);
+	copychain_bpf__destroy(e->skel);
+	if (e->have_ring)
+		iocoro_queue_exit(&e->co);
+}
 
-	/*
-	 * ---- the step budget: 2 steps a chunk and 3 more; a file that
-	 * needs more than the kernel allows gets bigger chunks ----
-	 */
+/* a buffer of at least @size bytes */
+static int engine_buffer(struct cc_engine *e, uint32_t size)
+{
+	void *p;
+
+	if (e->buf && e->buf_size >= size)
+		return 0;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	if (e->buf)
+		munmap(e->buf, e->buf_size);
+	e->buf = p;
+	e->buf_size = size;
+	return 0;
+}
+
+/*
+ * Wait for the coroutine's end, counting the io_uring_enter() calls:
+ * liburing only peeks here, every wait is our own enter.
+ */
+static int engine_reap(struct cc_engine *e, struct iocoro_done *done)
+{
+	struct io_uring_cqe *cqe;
+	int ret;
+
 	for (;;) {
-		chunks = ((uint64_t)src_st.st_size + chunk - 1) / chunk;
+		while (!io_uring_cq_ready(&e->co.ring)) {
+			ret = io_uring_enter((unsigned int)e->co.ring.ring_fd,
+					     0, 1, IORING_ENTER_GETEVENTS, NULL);
+			e->stats.enters++;
+			if (ret < 0 && ret != -EINTR && ret != -EAGAIN)
+				return ret;
+		}
+		ret = io_uring_peek_cqe(&e->co.ring, &cqe);
+		if (ret < 0)
+			return ret;
+		ret = iocoro_cqe_done(cqe, done);
+		io_uring_cqe_seen(&e->co.ring, cqe);
+		if (ret < 0)
+			return -EIO;	/* a CQE that is not ours */
+		if (ret == 1)
+			return 0;
+	}
+}
+
+/*
+ * Run one coroutine from state @st with step budget @budget: one submit
+ * that also waits, then waits until its end. The state is read back
+ * into @st.
+ */
+static int engine_run(struct cc_engine *e, struct copychain_state *st,
+		      unsigned int budget, struct iocoro_done *done)
+{
+	struct io_uring_sqe *sqe;
+	int ret;
+
+	ret = iocoro_set_budget(&e->co, budget);
+	if (ret < 0)
+		return ret;
+	ret = bpf_map__update_elem(e->skel->maps.cc_states, &(__u32){ 0 },
+				   sizeof(__u32), st, sizeof(*st), BPF_ANY);
+	if (ret < 0)
+		return ret;
+	sqe = io_uring_get_sqe(&e->co.ring);
+	if (!sqe)
+		return -EBUSY;
+	iocoro_prep_start(sqe, (unsigned int)e->prog, 0);
+	ret = io_uring_submit_and_wait(&e->co.ring, 1);
+	e->stats.enters++;
+	if (ret < 0 && ret != -EINTR)
+		return ret;
+	ret = engine_reap(e, done);
+	if (ret < 0)
+		return ret;
+	return iocoro_state_read(e->skel->maps.cc_states, 0, st, sizeof(*st));
+}
+
+/* ---- one file ---- */
+
+/*
+ * The chunk and step budget for @size bytes: 2 steps a chunk and 3 more;
+ * a file that needs more than the kernel allows gets bigger chunks.
+ */
+static int plan_chunks(const char *src, uint64_t size, uint32_t *chunk,
+		       unsigned int *budget)
+{
+	uint32_t c = *chunk;
+	uint64_t chunks, steps;
+
+	for (;;) {
+		chunks = (size + c - 1) / c;
 		steps = CC_STEPS(chunks);
 		if (steps + CC_BUDGET_SLACK <= IOCORO_MAX_BUDGET)
 			break;
-		if (chunk >= CC_MAX_CHUNK) {
+		if (c >= CC_MAX_CHUNK) {
 			fprintf(stderr,
-				"copychain: %s: too large: %jd bytes need more than %u steps even in chunks of %u bytes\n",
-				src, (intmax_t)src_st.st_size,
-				IOCORO_MAX_BUDGET, CC_MAX_CHUNK);
-			goto out;
+				"copychain: %s: too large: %" PRIu64 " bytes need more than %u steps even in chunks of %u bytes\n",
+				src, size, IOCORO_MAX_BUDGET, CC_MAX_CHUNK);
+			return -EFBIG;
 		}
-		chunk = chunk > CC_MAX_CHUNK / 2 ? CC_MAX_CHUNK : chunk * 2;
-		grown = 1;
+		c = c > CC_MAX_CHUNK / 2 ? CC_MAX_CHUNK : c * 2;
 	}
-	if (grown)
+	if (c != *chunk)
 		fprintf(stderr,
-			"copychain: note: chunk grown from %llu to %u bytes: a copy may take at most %u steps\n",
-			chunk_arg, chunk, IOCORO_MAX_BUDGET);
-	budget = steps + CC_BUDGET_SLACK + chunks / 64;
-	if (budget > IOCORO_MAX_BUDGET)
-		budget = IOCORO_MAX_BUDGET;
+			"copychain: note: chunk grown from %u to %u bytes: a copy may take at most %u steps\n",
+			*chunk, c, IOCORO_MAX_BUDGET);
+	steps += CC_BUDGET_SLACK + chunks / 64;
+	*budget = steps > IOCORO_MAX_BUDGET ? IOCORO_MAX_BUDGET : (unsigned int)steps;
+	*chunk = c;
+	return 0;
+}
 
-	/* ---- the ring and the program ---- */
-	ret = iocoro_queue_init(8, &co, 0);
-	if (ret < 0) {
-		fprintf(stderr, "copychain: %s\n", iocoro_strerror(ret));
-		goto out;
-	}
-	have_co = 1;
-	skel = copychain_bpf__open();
-	if (!skel) {
-		fprintf(stderr, "copychain: cannot open the BPF object: %s\n",
-			strerror(errno));
-		goto out;
-	}
-	ret = iocoro_object_prepare(skel->obj, &opts);
-	if (ret < 0)
-		goto err;
-	ret = copychain_bpf__load(skel);
-	if (ret < 0) {
-		fprintf(stderr, "copychain: verifier log:\n%s\n", log);
-		goto err;
-	}
-	ret = iocoro_attach_object(&co, skel->obj);
-	if (ret < 0)
-		goto err;
-	prog = iocoro_prog_index(skel->obj, skel->progs.copychain);
-	if (prog < 0) {
-		ret = prog;
-		goto err;
-	}
-	ret = iocoro_set_budget(&co, (unsigned int)budget);
-	if (ret < 0)
-		goto err;
+/* DST.XXXXXX with @mode; a signal removes it while it lives */
+static int open_tmp(const char *dst, mode_t mode)
+{
+	struct sigaction sa;
+	sigset_t block, old;
+	size_t i;
+	int fd, err;
 
-	/* the one buffer every read fills and every write empties */
-	buf = mmap(NULL, chunk, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED) {
-		fprintf(stderr, "copychain: a buffer of %u bytes: %s\n", chunk,
-			strerror(errno));
-		goto out;
-	}
-
-	/*
-	 * ---- DST.XXXXXX with SRC's mode; a signal removes it while it
-	 * lives ----
-	 */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&block);
-	for (i = 0; i < (int)(sizeof(cc_signals) / sizeof(cc_signals[0])); i++) {
+	for (i = 0; i < sizeof(cc_signals) / sizeof(cc_signals[0]); i++) {
 		sigaction(cc_signals[i], &sa, NULL);
 		sigaddset(&block, cc_signals[i]);
 	}
 	snprintf(tmp_path, sizeof(tmp_path), "%s.XXXXXX", dst);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	tmp_fd = mkostemp(tmp_path, O_CLOEXEC);
-	if (tmp_fd >= 0)
+	fd = mkostemp(tmp_path, O_CLOEXEC);
+	if (fd >= 0)
 		tmp_live = 1;
+	err = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (tmp_fd < 0) {
-		fprintf(stderr,
-			"copychain: %s -> %s: cannot create a temporary file next to it: %s\n",
-			src, dst, strerror(errno));
-		goto out;
+	if (fd < 0)
+		return -err;
+	if (fchmod(fd, mode)) {
+		err = errno;
+		close(fd);
+		return -err;
 	}
-	if (fchmod(tmp_fd, src_st.st_mode & 07777)) {
-		fprintf(stderr, "copychain: %s -> %s: %s (setting the mode)\n",
-			src, dst, strerror(errno));
-		goto out;
-	}
+	return fd;
+}
 
-	/* ---- one coroutine, one submit, one end ---- */
+static void drop_tmp(void)
+{
+	if (tmp_live) {
+		unlink(tmp_path);
+		tmp_live = 0;
+	}
+}
+
+/* SRC is a regular file, DST is one or nothing yet, its directory exists */
+static int check_paths(const char *src, const char *dst, int src_fd,
+		       struct stat *src_st)
+{
+	static char dirbuf[PATH_MAX];
+	struct stat dst_st, dir_st;
+	const char *dir;
+	int err;
+
+	if (fstat(src_fd, src_st)) {
+		fprintf(stderr, "copychain: %s: %s\n", src, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(src_st->st_mode)) {
+		fprintf(stderr, "copychain: %s: %s\n", src, strerror(EISDIR));
+		return -1;
+	}
+	if (!S_ISREG(src_st->st_mode)) {
+		fprintf(stderr, "copychain: %s: not a regular file\n", src);
+		return -1;
+	}
+	if (!stat(dst, &dst_st)) {
+		if (dst_st.st_dev == src_st->st_dev &&
+		    dst_st.st_ino == src_st->st_ino) {
+			fprintf(stderr,
+				"copychain: %s and %s are the same file\n",
+				src, dst);
+			return -1;
+		}
+		if (S_ISDIR(dst_st.st_mode)) {
+			fprintf(stderr, "copychain: %s: %s (give the file's name)\n",
+				dst, strerror(EISDIR));
+			return -1;
+		}
+		if (!S_ISREG(dst_st.st_mode)) {
+			fprintf(stderr,
+				"copychain: %s: not a regular file (copychain replaces DST)\n",
+				dst);
+			return -1;
+		}
+	} else if (errno != ENOENT) {
+		fprintf(stderr, "copychain: %s: %s\n", dst, strerror(errno));
+		return -1;
+	}
+	if (dst[strlen(dst) - 1] == '/') {
+		fprintf(stderr, "copychain: %s: not a file name\n", dst);
+		return -1;
+	}
+	dir = dir_of(dst, dirbuf, sizeof(dirbuf));
+	err = stat(dir, &dir_st) ? errno : S_ISDIR(dir_st.st_mode) ? 0 : ENOTDIR;
+	if (err) {
+		fprintf(stderr, "copychain: %s -> %s: directory %s: %s\n", src,
+			dst, dir, strerror(err));
+		return -1;
+	}
+	if (strlen(dst) + 8 > sizeof(tmp_path)) {
+		fprintf(stderr, "copychain: %s: %s\n", dst,
+			strerror(ENAMETOOLONG));
+		return -1;
+	}
+	return 0;
+}
+
+/* the coroutine's end as a message; 0 if it copied everything */
+static int report_end(const char *src, const char *dst,
+		      const struct iocoro_done *done,
+		      const struct copychain_state *st)
+{
+	if (done->how != IOCORO_FINISHED) {
+		/* the kernel ended the chain: -ELOOP, -ECANCELED, ... */
+		fprintf(stderr, "copychain: %s -> %s: %s (after %" PRIu64
+			" bytes, %u steps%s)\n", src, dst,
+			iocoro_strerror(done->res), (uint64_t)st->copied,
+			st->steps, done->res == -ELOOP ?
+			"; SRC is longer than its size said" : "");
+		return -1;
+	}
+	if (done->res >= 0)
+		return 0;
+	if (st->failed_op == CC_OP_FSYNC)
+		fprintf(stderr, "copychain: %s -> %s: %s (fsync)\n", src, dst,
+			strerror(-done->res));
+	else
+		fprintf(stderr,
+			"copychain: %s -> %s: %s (%s at offset %" PRIu64 ")\n",
+			src, dst, strerror(-done->res), op_name(st->failed_op),
+			(uint64_t)(st->off + st->done));
+	return -1;
+}
+
+/* copy @src_fd into @tmp_fd with one coroutine; 0 or -1 (reported) */
+static int copy_data(struct cc_engine *e, const char *src, const char *dst,
+		     int src_fd, int tmp_fd, uint32_t chunk,
+		     unsigned int budget)
+{
+	struct copychain_state st;
+	struct iocoro_done done;
+	int ret;
+
+	ret = engine_buffer(e, chunk);
+	if (ret < 0) {
+		fprintf(stderr, "copychain: a buffer of %u bytes: %s\n", chunk,
+			strerror(-ret));
+		return -1;
+	}
 	memset(&st, 0, sizeof(st));
 	st.step = CC_START;
 	st.src_fd = src_fd;
 	st.dst_fd = tmp_fd;
 	st.chunk = chunk;
-	st.buf = (uintptr_t)buf;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ret = iocoro_start_state(&co, (unsigned int)prog, 0,
-				 skel->maps.cc_states, &st, sizeof(st));
-	if (ret < 0)
-		goto err;
-	do
-		ret = iocoro_wait(&co, &done, NULL);
-	while (ret == -EINTR);
-	if (ret < 0)
-		goto err;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	secs = (double)(t1.tv_sec - t0.tv_sec) +
-	       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	ret = iocoro_state_read(skel->maps.cc_states, 0, &st, sizeof(st));
-	if (ret < 0)
-		goto err;
-
-	if (done.how != IOCORO_FINISHED) {
-		/* the kernel ended the chain: -ELOOP, -ECANCELED, ... */
-		fprintf(stderr, "copychain: %s -> %s: %s (after %" PRIu64
-			" bytes, %u steps%s)\n", src, dst,
-			iocoro_strerror(done.res), (uint64_t)st.copied,
-			st.steps, done.res == -ELOOP ?
-			"; SRC is longer than its size said" : "");
-		goto out;
+	st.buf = (uintptr_t)e->buf;
+	ret = engine_run(e, &st, budget, &done);
+	if (ret < 0) {
+		fprintf(stderr, "copychain: %s -> %s: %s\n", src, dst,
+			iocoro_strerror(ret));
+		return -1;
 	}
-	if (done.res < 0) {
-		if (st.failed_op == CC_OP_FSYNC)
-			fprintf(stderr, "copychain: %s -> %s: %s (fsync)\n",
-				src, dst, strerror(-done.res));
-		else
-			fprintf(stderr,
-				"copychain: %s -> %s: %s (%s at offset %" PRIu64 ")\n",
-				src, dst, strerror(-done.res),
-				op_name(st.failed_op),
-				(uint64_t)(st.off + st.done));
-		goto out;
-	}
+	e->stats.steps += st.steps;
+	e->stats.short_writes += st.short_writes;
+	if (report_end(src, dst, &done, &st))
+		return -1;
+	e->stats.bytes += st.copied;
+	return 0;
+}
 
-	/* ---- written and fsynced: make it DST ---- */
-	ret = close(tmp_fd);
-	tmp_fd = -1;
-	if (ret) {
+/* written and fsynced: make the temporary file DST, durably */
+static int commit_tmp(const char *src, const char *dst, int tmp_fd)
+{
+	static char dirbuf[PATH_MAX];
+	const char *dir = dir_of(dst, dirbuf, sizeof(dirbuf));
+	int dfd;
+
+	if (close(tmp_fd)) {
 		fprintf(stderr, "copychain: %s -> %s: %s (close)\n", src, dst,
 			strerror(errno));
-		goto out;
+		return -1;
 	}
 	if (rename(tmp_path, dst)) {
 		fprintf(stderr, "copychain: %s -> %s: %s (rename)\n", src, dst,
 			strerror(errno));
-		goto out;
+		return -1;
 	}
 	tmp_live = 0;
-	/* and make the rename durable too */
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0 || fsync(dfd))
 		fprintf(stderr, "copychain: warning: %s: fsync of the directory: %s\n",
 			dir, strerror(errno));
 	if (dfd >= 0)
 		close(dfd);
+	return 0;
+}
 
-	printf("copychain: copied %" PRIu64 " bytes in %u steps\n",
-	       (uint64_t)st.copied, st.steps);
-	if (verbose)
-		printf("copychain: the coroutine ran %.3f s: %.1f MiB/s, %.1f us a step, %u short writes, chunk %u\n",
-		       secs, secs > 0 ? (double)st.copied / (1 << 20) / secs : 0,
-		       st.steps ? secs * 1e6 / st.steps : 0, st.short_writes,
-		       chunk);
-	rc = 0;
-	goto out;
+/* copy SRC to DST; 0 or -1 (reported) */
+static int copy_file(struct cc_engine *e, const struct cc_opts *o,
+		     const char *src, const char *dst)
+{
+	uint32_t chunk = o->chunk;
+	unsigned int budget;
+	struct stat src_st;
+	int src_fd, tmp_fd = -1, ret = -1;
 
-err:
-	fprintf(stderr, "copychain: %s -> %s: %s\n", src, dst,
-		iocoro_strerror(ret));
+	src_fd = open(src, O_RDONLY | O_CLOEXEC);
+	if (src_fd < 0) {
+		fprintf(stderr, "copychain: %s: %s\n", src, strerror(errno));
+		return -1;
+	}
+	if (check_paths(src, dst, src_fd, &src_st) ||
+	    plan_chunks(src, (uint64_t)src_st.st_size, &chunk, &budget) ||
+	    engine_get(e) < 0)
+		goto out;
+	tmp_fd = open_tmp(dst, src_st.st_mode & 07777);
+	if (tmp_fd < 0) {
+		fprintf(stderr,
+			"copychain: %s -> %s: cannot create a temporary file next to it: %s\n",
+			src, dst, strerror(-tmp_fd));
+		goto out;
+	}
+	if (copy_data(e, src, dst, src_fd, tmp_fd, chunk, budget))
+		goto out;
+	ret = commit_tmp(src, dst, tmp_fd);
+	tmp_fd = -1;
+	if (ret)
+		goto out;
+	e->stats.files++;
+	if (o->verbose)
+		printf("'%s' -> '%s'\n", src, dst);
 out:
 	if (tmp_fd >= 0)
 		close(tmp_fd);
-	if (tmp_live) {
-		unlink(tmp_path);
-		tmp_live = 0;
+	drop_tmp();
+	close(src_fd);
+	return ret;
+}
+
+static void print_stats(const struct cc_stats *s, double secs)
+{
+	printf("copychain: %" PRIu64 " file%s, %" PRIu64 " bytes in %.3f s (%.1f MB/s), %" PRIu64
+	       " steps, %" PRIu64 " io_uring_enter calls, %" PRIu64 " short writes\n",
+	       s->files, s->files == 1 ? "" : "s", s->bytes, secs,
+	       secs > 0 ? (double)s->bytes / 1e6 / secs : 0.0, s->steps,
+	       s->enters, s->short_writes);
+}
+
+/* ---- the command line ---- */
+
+/* the options into @o, the operands to the front of argv; their count */
+static int parse_args(int argc, char **argv, struct cc_opts *o)
+{
+	unsigned long long chunk = CC_DEFAULT_CHUNK;
+	int i, n = 0, opts_done = 0;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (opts_done || a[0] != '-' || !a[1]) {
+			argv[n++] = argv[i];
+		} else if (!strcmp(a, "--")) {
+			opts_done = 1;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			exit(0);
+		} else if (!strcmp(a, "--version")) {
+			printf("copychain (iocoro) %s\n", CC_VERSION);
+			exit(0);
+		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			o->verbose = 1;
+		} else if (!strcmp(a, "--stats")) {
+			o->stats = 1;
+		} else if (!strcmp(a, "--chunk") || !strncmp(a, "--chunk=", 8)) {
+			const char *v = a[7] == '=' ? a + 8 : argv[++i];
+
+			if (!v || parse_size(v, &chunk) || !chunk ||
+			    chunk > CC_MAX_CHUNK) {
+				fprintf(stderr,
+					"copychain: --chunk takes a size of 1 to %u bytes (K, M, G suffixes), not '%s'\n",
+					CC_MAX_CHUNK, v ? v : "");
+				return -EINVAL;
+			}
+		} else {
+			fprintf(stderr, "copychain: unknown option '%s'\n", a);
+			usage(stderr);
+			return -EINVAL;
+		}
 	}
-	if (buf != MAP_FAILED)
-		munmap(buf, chunk);
-	copychain_bpf__destroy(skel);
-	if (have_co)
-		iocoro_queue_exit(&co);
-	if (src_fd >= 0)
-		close(src_fd);
+	o->chunk = (uint32_t)chunk;
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	struct cc_opts o = { 0 };
+	struct cc_engine e = { 0 };
+	double t0;
+	int n, rc;
+
+	n = parse_args(argc, argv, &o);
+	if (n < 0)
+		return 2;
+	if (n != 2 || !*argv[0] || !*argv[1]) {
+		usage(stderr);
+		return 2;
+	}
+	t0 = now();
+	rc = copy_file(&e, &o, argv[0], argv[1]) ? 1 : 0;
+	if (o.stats)
+		print_stats(&e.stats, now() - t0);
+	engine_exit(&e);
 	return rc;
 }

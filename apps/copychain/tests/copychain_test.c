@@ -7,6 +7,10 @@
  *                                     copy fails with iocoro_strerror()'s
  *                                     words and creates nothing; with it,
  *                                     the copy works (unit test, host)
+ *   copychain_test COPYCHAIN output   silent on success like cp, -v's
+ *                                     'SRC' -> 'DST', --stats' steps and
+ *                                     io_uring_enter calls, --help,
+ *                                     --version (guest)
  *   copychain_test COPYCHAIN errors   bad input: missing SRC, SRC a
  *                                     directory, DST in a missing
  *                                     directory, same file, ... (guest)
@@ -229,6 +233,60 @@ static void run_copychain(struct run *r, ...)
 
 /* ---- cases ---- */
 
+/*
+ * --stats counts the io_uring_enter calls user space made: at least the
+ * one submit, and far fewer than the steps (the point of the chain)
+ */
+static void check_enters(const struct run *r)
+{
+	const char *p = strstr(r->out, " steps, ");
+	unsigned long long steps, enters;
+
+	CHECK(p);
+	while (p > r->out && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	CHECK_EQ(sscanf(p, "%llu steps, %llu io_uring_enter calls", &steps,
+			&enters), 2);
+	CHECK(enters >= 1);
+	CHECK(enters <= 3 + steps / 4);
+}
+
+/* like cp: nothing on success, -v names the copy, --help, --version */
+static void case_output(void)
+{
+	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
+	char line[1024];
+	struct run r;
+
+	gen_file(src, 200000, 0644);
+	run_copychain(&r, src, dst, NULL);
+	CHECK_EQ(r.status, 0);
+	if (r.out[0])
+		FAIL("a copy that went well printed '%s'", r.out);
+	CHECK_EQ(same_bytes(src, dst), 0);
+	run_copychain(&r, "-v", src, dst, NULL);
+	CHECK_EQ(r.status, 0);
+	snprintf(line, sizeof(line), "'%s' -> '%s'\n", src, dst);
+	CHECK(!strcmp(r.out, line));
+	run_copychain(&r, "--stats", src, dst, NULL);
+	CHECK_EQ(r.status, 0);
+	CHECK_OUT(&r, "copychain: 1 file, 200000 bytes in ");
+	CHECK_OUT(&r, " MB/s), 7 steps, ");
+	check_enters(&r);
+	run_copychain(&r, "--help", NULL);
+	CHECK_EQ(r.status, 0);
+	CHECK_OUT(&r, "Usage: copychain [OPTION]... SRC DST");
+	CHECK_OUT(&r, "--stats");
+	run_copychain(&r, "--version", NULL);
+	CHECK_EQ(r.status, 0);
+	CHECK_OUT(&r, "copychain (iocoro) ");
+	CHECK_ENTRIES(work, "dst src");
+	unlink(src);
+	unlink(dst);
+	free(src);
+	free(dst);
+}
+
 /* a copy that must work: content, mode, output, no leftovers */
 static void copy_ok(const char *name, size_t size, mode_t mode,
 		    unsigned int chunk, int pass_chunk)
@@ -243,13 +301,16 @@ static void copy_ok(const char *name, size_t size, mode_t mode,
 	gen_file(src, size, mode);
 	snprintf(chunk_s, sizeof(chunk_s), "%u", chunk);
 	if (pass_chunk)
-		run_copychain(&r, src, dst, "--chunk", chunk_s, NULL);
+		run_copychain(&r, "--stats", src, dst, "--chunk", chunk_s, NULL);
 	else
-		run_copychain(&r, src, dst, NULL);
+		run_copychain(&r, "--stats", src, dst, NULL);
 	CHECK_EQ(r.status, 0);
-	snprintf(line, sizeof(line), "copychain: copied %zu bytes in %llu steps\n",
-		 size, (unsigned long long)(2 * chunks + 3));
+	snprintf(line, sizeof(line), "copychain: 1 file, %zu bytes in ", size);
 	CHECK_OUT(&r, line);
+	snprintf(line, sizeof(line), " MB/s), %llu steps, ",
+		 (unsigned long long)(2 * chunks + 3));
+	CHECK_OUT(&r, line);
+	check_enters(&r);
 	CHECK_EQ(same_bytes(src, dst), 0);
 	CHECK_SYS(stat(dst, &st));
 	CHECK_EQ(st.st_mode & 07777, mode);
@@ -341,7 +402,7 @@ static void case_errors(void)
 	/* usage */
 	run_copychain(&r, NULL);
 	CHECK_EQ(r.status, 2);
-	CHECK_OUT(&r, "usage: copychain SRC DST");
+	CHECK_OUT(&r, "Usage: copychain [OPTION]... SRC DST");
 	run_copychain(&r, src, NULL);
 	CHECK_EQ(r.status, 2);
 	run_copychain(&r, src, dst, "--chunk", "0", NULL);
@@ -540,7 +601,7 @@ int main(int argc, char **argv)
 		    (uint64_t)time(NULL);
 	if (argc != 3) {
 		fprintf(stderr,
-			"usage: copychain_test COPYCHAIN host|errors|sizes|budget|enospc|signal\n");
+			"usage: copychain_test COPYCHAIN host|output|errors|sizes|budget|enospc|signal\n");
 		return 2;
 	}
 	bin = argv[1];
@@ -554,6 +615,8 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "host")) {
 		case_errors();
 		case_host();
+	} else if (!strcmp(mode, "output")) {
+		case_output();
 	} else if (!strcmp(mode, "errors")) {
 		case_errors();
 	} else if (!strcmp(mode, "sizes")) {
