@@ -42,6 +42,8 @@
 struct cc_opts {
 	int verbose;		/* -v: 'SRC' -> 'DST' for each copy */
 	int stats;		/* --stats: what the copies took */
+	int preserve;		/* -p: mode, owner where permitted, times */
+	mode_t umask;
 	uint32_t chunk;		/* --chunk */
 };
 
@@ -89,12 +91,22 @@ static void usage(FILE *f)
 		"a BPF program queues every read, write and fsync from the result of\n"
 		"the one before, from a single submit.\n"
 		"\n"
+		"  -p, --preserve     keep SRC's mode (with setuid, setgid), owner where\n"
+		"                     permitted, access and modification times\n"
 		"  -v, --verbose      print 'SRC' -> 'DST' for each file copied\n"
 		"      --stats        print files, bytes, time, MB/s, coroutine steps and\n"
 		"                     the io_uring_enter calls user space made\n"
 		"      --chunk BYTES  bytes per read and write (default 128K; K, M, G)\n"
 		"  -h, --help         this help\n"
 		"      --version      version\n"
+		"\n"
+		"Modes as cp without -p: a new DST gets SRC's permission bits less the\n"
+		"umask, never setuid, setgid or sticky; an existing DST keeps its mode\n"
+		"(and owner where permitted). DST is never written in place: the copy\n"
+		"goes to a new file that replaces DST by rename() once written and\n"
+		"fsynced. So a DST that is a symbolic link keeps the link and gets its\n"
+		"target replaced; a DST with other hard links becomes a new file, the\n"
+		"other names keep the old content (cp would write through them).\n"
 		"\n"
 		"Prints nothing when the copy went well. Exit status 0 on success, 1 when\n"
 		"a copy failed, 2 on bad usage.\n");
@@ -345,8 +357,8 @@ static int plan_chunks(const char *src, uint64_t size, uint32_t *chunk,
 	return 0;
 }
 
-/* DST.XXXXXX with @mode; a signal removes it while it lives */
-static int open_tmp(const char *dst, mode_t mode)
+/* DST.XXXXXX, mode 0600; a signal removes it while it lives */
+static int open_tmp(const char *dst)
 {
 	struct sigaction sa;
 	sigset_t block, old;
@@ -367,14 +379,7 @@ static int open_tmp(const char *dst, mode_t mode)
 		tmp_live = 1;
 	err = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (fd < 0)
-		return -err;
-	if (fchmod(fd, mode)) {
-		err = errno;
-		close(fd);
-		return -err;
-	}
-	return fd;
+	return fd < 0 ? -err : fd;
 }
 
 static void drop_tmp(void)
@@ -385,15 +390,41 @@ static void drop_tmp(void)
 	}
 }
 
+/* what DST is: nothing yet (exists 0), or a regular file (through links) */
+struct cc_dst {
+	const char *path;	/* where the copy goes: DST or its link's target */
+	int exists;
+	struct stat st;
+	char real[PATH_MAX];
+};
+
+/* DST is a symbolic link: the copy replaces its target */
+static int resolve_link(const char *dst, struct cc_dst *d)
+{
+	if (stat(dst, &d->st)) {
+		fprintf(stderr,
+			"copychain: not writing through dangling symlink '%s'\n",
+			dst);
+		return -1;
+	}
+	if (!realpath(dst, d->real)) {
+		fprintf(stderr, "copychain: %s: %s\n", dst, strerror(errno));
+		return -1;
+	}
+	d->path = d->real;
+	return 0;
+}
+
 /* SRC is a regular file, DST is one or nothing yet, its directory exists */
 static int check_paths(const char *src, const char *dst, int src_fd,
-		       struct stat *src_st)
+		       struct stat *src_st, struct cc_dst *d)
 {
 	static char dirbuf[PATH_MAX];
-	struct stat dst_st, dir_st;
+	struct stat dir_st;
 	const char *dir;
 	int err;
 
+	d->path = dst;
 	if (fstat(src_fd, src_st)) {
 		fprintf(stderr, "copychain: %s: %s\n", src, strerror(errno));
 		return -1;
@@ -406,20 +437,23 @@ static int check_paths(const char *src, const char *dst, int src_fd,
 		fprintf(stderr, "copychain: %s: not a regular file\n", src);
 		return -1;
 	}
-	if (!stat(dst, &dst_st)) {
-		if (dst_st.st_dev == src_st->st_dev &&
-		    dst_st.st_ino == src_st->st_ino) {
+	if (!lstat(dst, &d->st)) {
+		d->exists = 1;
+		if (S_ISLNK(d->st.st_mode) && resolve_link(dst, d))
+			return -1;
+		if (d->st.st_dev == src_st->st_dev &&
+		    d->st.st_ino == src_st->st_ino) {
 			fprintf(stderr,
 				"copychain: %s and %s are the same file\n",
 				src, dst);
 			return -1;
 		}
-		if (S_ISDIR(dst_st.st_mode)) {
+		if (S_ISDIR(d->st.st_mode)) {
 			fprintf(stderr, "copychain: %s: %s (give the file's name)\n",
 				dst, strerror(EISDIR));
 			return -1;
 		}
-		if (!S_ISREG(dst_st.st_mode)) {
+		if (!S_ISREG(d->st.st_mode)) {
 			fprintf(stderr,
 				"copychain: %s: not a regular file (copychain replaces DST)\n",
 				dst);
@@ -433,19 +467,51 @@ static int check_paths(const char *src, const char *dst, int src_fd,
 		fprintf(stderr, "copychain: %s: not a file name\n", dst);
 		return -1;
 	}
-	dir = dir_of(dst, dirbuf, sizeof(dirbuf));
+	dir = dir_of(d->path, dirbuf, sizeof(dirbuf));
 	err = stat(dir, &dir_st) ? errno : S_ISDIR(dir_st.st_mode) ? 0 : ENOTDIR;
 	if (err) {
 		fprintf(stderr, "copychain: %s -> %s: directory %s: %s\n", src,
 			dst, dir, strerror(err));
 		return -1;
 	}
-	if (strlen(dst) + 8 > sizeof(tmp_path)) {
+	if (strlen(d->path) + 8 > sizeof(tmp_path)) {
 		fprintf(stderr, "copychain: %s: %s\n", dst,
 			strerror(ENAMETOOLONG));
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * The copy's mode and owner, as cp: -p keeps SRC's (setuid and setgid
+ * only if the owner could be kept too); otherwise an existing DST keeps
+ * its own, a new one gets SRC's permission bits less the umask.
+ */
+static int set_attrs(const struct cc_opts *o, const struct stat *src_st,
+		     const struct cc_dst *d, int fd)
+{
+	mode_t mode;
+
+	if (o->preserve) {
+		struct timespec times[2] = { src_st->st_atim, src_st->st_mtim };
+
+		mode = src_st->st_mode & 07777;
+		if (fchown(fd, src_st->st_uid, src_st->st_gid)) {
+			mode &= ~(mode_t)(S_ISUID | S_ISGID);
+			if (fchown(fd, (uid_t)-1, src_st->st_gid))
+				mode &= ~(mode_t)S_IRWXG;
+		}
+		if (futimens(fd, times))
+			return -errno;
+	} else if (d->exists) {
+		mode = d->st.st_mode & 07777;
+		/* root can give the new inode DST's owner; others keep theirs */
+		if (fchown(fd, d->st.st_uid, d->st.st_gid))
+			mode &= ~(mode_t)(S_ISUID | S_ISGID);
+	} else {
+		mode = src_st->st_mode & 0777 & ~o->umask;
+	}
+	return fchmod(fd, mode) ? -errno : 0;
 }
 
 /* the coroutine's end as a message; 0 if it copied everything */
@@ -544,18 +610,19 @@ static int copy_file(struct cc_engine *e, const struct cc_opts *o,
 	uint32_t chunk = o->chunk;
 	unsigned int budget;
 	struct stat src_st;
-	int src_fd, tmp_fd = -1, ret = -1;
+	struct cc_dst d = { 0 };
+	int src_fd, tmp_fd = -1, ret = -1, err;
 
 	src_fd = open(src, O_RDONLY | O_CLOEXEC);
 	if (src_fd < 0) {
 		fprintf(stderr, "copychain: %s: %s\n", src, strerror(errno));
 		return -1;
 	}
-	if (check_paths(src, dst, src_fd, &src_st) ||
+	if (check_paths(src, dst, src_fd, &src_st, &d) ||
 	    plan_chunks(src, (uint64_t)src_st.st_size, &chunk, &budget) ||
 	    engine_get(e) < 0)
 		goto out;
-	tmp_fd = open_tmp(dst, src_st.st_mode & 07777);
+	tmp_fd = open_tmp(d.path);
 	if (tmp_fd < 0) {
 		fprintf(stderr,
 			"copychain: %s -> %s: cannot create a temporary file next to it: %s\n",
@@ -564,7 +631,13 @@ static int copy_file(struct cc_engine *e, const struct cc_opts *o,
 	}
 	if (copy_data(e, src, dst, src_fd, tmp_fd, chunk, budget))
 		goto out;
-	ret = commit_tmp(src, dst, tmp_fd);
+	err = set_attrs(o, &src_st, &d, tmp_fd);
+	if (err) {
+		fprintf(stderr, "copychain: %s -> %s: %s (setting the mode)\n",
+			src, dst, strerror(-err));
+		goto out;
+	}
+	ret = commit_tmp(src, d.path, tmp_fd);
 	tmp_fd = -1;
 	if (ret)
 		goto out;
@@ -611,6 +684,8 @@ static int parse_args(int argc, char **argv, struct cc_opts *o)
 			exit(0);
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
 			o->verbose = 1;
+		} else if (!strcmp(a, "-p") || !strcmp(a, "--preserve")) {
+			o->preserve = 1;
 		} else if (!strcmp(a, "--stats")) {
 			o->stats = 1;
 		} else if (!strcmp(a, "--chunk") || !strncmp(a, "--chunk=", 8)) {
@@ -640,6 +715,8 @@ int main(int argc, char **argv)
 	double t0;
 	int n, rc;
 
+	o.umask = umask(0);
+	umask(o.umask);
 	n = parse_args(argc, argv, &o);
 	if (n < 0)
 		return 2;
