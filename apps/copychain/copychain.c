@@ -15,11 +15,14 @@
  */
 #include <iocoro.h>
 
+#include <bpf/libbpf.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -217,6 +220,26 @@ static int engine_load(struct cc_engine *e)
 	return 0;
 }
 
+/* libbpf's own lines would repeat what engine_get() says in one */
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+/* why the program could not be loaded, in one line */
+static void report_load(int err)
+{
+	if (err == -EPERM)
+		fprintf(stderr,
+			"copychain: loading the coroutine needs CAP_BPF: run as root, or grant it with 'setcap cap_bpf,cap_perfmon+ep copychain'\n");
+	else
+		fprintf(stderr, "copychain: %s\n", iocoro_strerror(err));
+}
+
 /* load once; a failure is reported once and kept */
 static int engine_get(struct cc_engine *e)
 {
@@ -224,9 +247,10 @@ static int engine_get(struct cc_engine *e)
 
 	if (e->ready)
 		return e->ready < 0 ? e->ready : 0;
+	libbpf_set_print(libbpf_quiet);
 	ret = engine_load(e);
 	if (ret < 0) {
-		fprintf(stderr, "copychain: %s\n", iocoro_strerror(ret));
+		report_load(ret);
 		e->ready = ret;
 		return ret;
 	}

@@ -14,6 +14,9 @@
  *   copychain_test COPYCHAIN modes    modes as cp (umask, no setuid, an
  *                                     existing DST's mode kept), symlink
  *                                     and hard-link DSTs, -p (guest, root)
+ *   copychain_test COPYCHAIN nocap    as nobody without CAP_BPF: one line
+ *                                     naming CAP_BPF and setcap, nothing
+ *                                     of libbpf's, nothing created (guest)
  *   copychain_test COPYCHAIN errors   bad input: missing SRC, SRC a
  *                                     directory, DST in a missing
  *                                     directory, same file, ... (guest)
@@ -508,6 +511,45 @@ static void case_modes(void)
 	free(hard);
 }
 
+/*
+ * Without CAP_BPF (the user nobody, no capabilities): one line that says
+ * what is missing and how to grant it, none of libbpf's, nothing created.
+ */
+static void case_nocap(void)
+{
+	char *dir = path_in(work, "open"), *src, *dst;
+	struct run r;
+	pid_t pid;
+	int wst;
+
+	CHECK_SYS(chmod(work, 0755));	/* mkdtemp's 0700 would keep nobody out */
+	CHECK_SYS(mkdir(dir, 0777));
+	src = path_in(dir, "src");
+	dst = path_in(dir, "dst");
+	gen_file(src, 5000, 0644);
+	pid = CHECK_SYS(fork());
+	if (!pid) {
+		if (setgid(65534) || setuid(65534))
+			_exit(3);
+		run_copychain(&r, src, dst, NULL);
+		if (r.status != 1 ||
+		    !strstr(r.out, "copychain: loading the coroutine needs CAP_BPF") ||
+		    !strstr(r.out, "setcap cap_bpf,cap_perfmon+ep") ||
+		    strstr(r.out, "libbpf") || strchr(r.out, '\n') != strrchr(r.out, '\n'))
+			_exit(4);
+		_exit(0);
+	}
+	CHECK_SYS(waitpid(pid, &wst, 0));
+	CHECK(WIFEXITED(wst));
+	CHECK_EQ(WEXITSTATUS(wst), 0);
+	CHECK_ENTRIES(dir, "src");
+	unlink(src);
+	rmdir(dir);
+	free(src);
+	free(dst);
+	free(dir);
+}
+
 /* bad input: an error, exit 1 or 2, nothing created or changed */
 static void case_errors(void)
 {
@@ -721,7 +763,7 @@ int main(int argc, char **argv)
 		    (uint64_t)time(NULL);
 	if (argc != 3) {
 		fprintf(stderr,
-			"usage: copychain_test COPYCHAIN host|output|modes|errors|sizes|budget|enospc|signal\n");
+			"usage: copychain_test COPYCHAIN host|output|modes|nocap|errors|sizes|budget|enospc|signal\n");
 		return 2;
 	}
 	bin = argv[1];
@@ -739,6 +781,8 @@ int main(int argc, char **argv)
 		case_output();
 	} else if (!strcmp(mode, "modes")) {
 		case_modes();
+	} else if (!strcmp(mode, "nocap")) {
+		case_nocap();
 	} else if (!strcmp(mode, "errors")) {
 		case_errors();
 	} else if (!strcmp(mode, "sizes")) {
