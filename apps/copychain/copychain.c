@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * copychain [OPTION]... SRC DST: copy a file with one in-kernel coroutine
- * (copychain.bpf.c). User space opens SRC, creates DST.XXXXXX next to DST
- * with SRC's mode, and submits once; the coroutine reads a chunk, writes
- * what it read, reads the next one, ... and fsyncs at the end of file, all
- * in the kernel. Only when it ended well does the temporary file become
- * DST (rename(): DST is never half written); on any failure it is removed.
+ * (copychain.bpf.c). User space opens SRC, creates an unnamed O_TMPFILE
+ * in DST's directory and submits once; the coroutine reads a chunk,
+ * writes what it read, reads the next one, ... and fsyncs at the end of
+ * file, all in the kernel. Only when it ended well does the file get
+ * DST's name (linkat(), or link and rename() over an existing DST: DST is
+ * never half written); on any failure, even SIGKILL, nothing is left.
  *
  * Like cp, it prints nothing when all went well: -v names each copy,
  * --stats adds what the copy took (steps, io_uring_enter calls, time).
@@ -381,21 +382,28 @@ static int plan_chunks(const char *src, uint64_t size, uint32_t *chunk,
 	return 0;
 }
 
-/* DST.XXXXXX, mode 0600; a signal removes it while it lives */
-static int open_tmp(const char *dst)
+/* a signal that ends us removes tmp_path while tmp_live says it lives */
+static void arm_signals(sigset_t *block)
 {
 	struct sigaction sa;
-	sigset_t block, old;
 	size_t i;
-	int fd, err;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
-	sigemptyset(&block);
+	sigemptyset(block);
 	for (i = 0; i < sizeof(cc_signals) / sizeof(cc_signals[0]); i++) {
 		sigaction(cc_signals[i], &sa, NULL);
-		sigaddset(&block, cc_signals[i]);
+		sigaddset(block, cc_signals[i]);
 	}
+}
+
+/* the named fallback: DST.XXXXXX, mode 0600 */
+static int open_named_tmp(const char *dst)
+{
+	sigset_t block, old;
+	int fd, err;
+
+	arm_signals(&block);
 	snprintf(tmp_path, sizeof(tmp_path), "%s.XXXXXX", dst);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	fd = mkostemp(tmp_path, O_CLOEXEC);
@@ -404,6 +412,64 @@ static int open_tmp(const char *dst)
 	err = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return fd < 0 ? -err : fd;
+}
+
+/*
+ * The file the copy goes to: an unnamed O_TMPFILE in DST's directory,
+ * which nothing, not even SIGKILL, can leave behind; a named DST.XXXXXX
+ * only where the file system has no O_TMPFILE. *@named says which.
+ */
+static int open_tmp(const char *dst, int *named)
+{
+	static char dirbuf[PATH_MAX];
+	int fd;
+
+	fd = open(dir_of(dst, dirbuf, sizeof(dirbuf)),
+		  O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	*named = fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR);
+	if (*named)
+		return open_named_tmp(dst);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * Give the unnamed @fd the name @name (/proc/self/fd and
+ * AT_SYMLINK_FOLLOW: no CAP_DAC_READ_SEARCH needed, unlike AT_EMPTY_PATH)
+ */
+static int link_fd(int fd, const char *name)
+{
+	char proc[64];
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if (!linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW))
+		return 0;
+	/* no /proc: AT_EMPTY_PATH, which works with CAP_DAC_READ_SEARCH */
+	if (errno == ENOENT && !linkat(fd, "", AT_FDCWD, name, AT_EMPTY_PATH))
+		return 0;
+	return -errno;
+}
+
+/*
+ * Over an existing DST: link the unnamed file to a fresh DST.ccXXXXXX
+ * (removed by a signal in the moment it lives), then rename it over DST
+ */
+static int link_replace(int fd, const char *dst)
+{
+	sigset_t block, old;
+	unsigned int tries;
+	int err = -EEXIST;
+
+	arm_signals(&block);
+	for (tries = 0; tries < 100 && err == -EEXIST; tries++) {
+		snprintf(tmp_path, sizeof(tmp_path), "%s.cc%06lx", dst,
+			 ((unsigned long)getpid() * 2654435761UL + tries +
+			  (unsigned long)time(NULL)) & 0xffffff);
+		sigprocmask(SIG_BLOCK, &block, &old);
+		err = link_fd(fd, tmp_path);
+		tmp_live = !err;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
+	return err;
 }
 
 static void drop_tmp(void)
@@ -601,20 +667,27 @@ static int copy_data(struct cc_engine *e, const char *src, const char *dst,
 }
 
 /* written and fsynced: make the temporary file DST, durably */
-static int commit_tmp(const char *src, const char *dst, int tmp_fd)
+static int commit_tmp(const char *src, const char *dst, int tmp_fd, int named)
 {
 	static char dirbuf[PATH_MAX];
 	const char *dir = dir_of(dst, dirbuf, sizeof(dirbuf));
-	int dfd;
+	int dfd, err = 0;
 
-	if (close(tmp_fd)) {
-		fprintf(stderr, "copychain: %s -> %s: %s (close)\n", src, dst,
-			strerror(errno));
-		return -1;
+	if (!named) {
+		/* a new DST gets the name at once; an existing one, a rename */
+		err = link_fd(tmp_fd, dst);
+		if (err == -EEXIST)
+			err = link_replace(tmp_fd, dst);
+		else if (!err)
+			tmp_live = 0;
 	}
-	if (rename(tmp_path, dst)) {
-		fprintf(stderr, "copychain: %s -> %s: %s (rename)\n", src, dst,
-			strerror(errno));
+	if (close(tmp_fd) && !err)
+		err = -errno;
+	if (!err && tmp_live && rename(tmp_path, dst))
+		err = -errno;
+	if (err) {
+		fprintf(stderr, "copychain: %s -> %s: %s (naming the copy)\n",
+			src, dst, strerror(-err));
 		return -1;
 	}
 	tmp_live = 0;
@@ -635,7 +708,7 @@ static int copy_file(struct cc_engine *e, const struct cc_opts *o,
 	unsigned int budget;
 	struct stat src_st;
 	struct cc_dst d = { 0 };
-	int src_fd, tmp_fd = -1, ret = -1, err;
+	int src_fd, tmp_fd = -1, ret = -1, err, named = 0;
 
 	src_fd = open(src, O_RDONLY | O_CLOEXEC);
 	if (src_fd < 0) {
@@ -646,7 +719,7 @@ static int copy_file(struct cc_engine *e, const struct cc_opts *o,
 	    plan_chunks(src, (uint64_t)src_st.st_size, &chunk, &budget) ||
 	    engine_get(e) < 0)
 		goto out;
-	tmp_fd = open_tmp(d.path);
+	tmp_fd = open_tmp(d.path, &named);
 	if (tmp_fd < 0) {
 		fprintf(stderr,
 			"copychain: %s -> %s: cannot create a temporary file next to it: %s\n",
@@ -661,7 +734,7 @@ static int copy_file(struct cc_engine *e, const struct cc_opts *o,
 			src, dst, strerror(-err));
 		goto out;
 	}
-	ret = commit_tmp(src, d.path, tmp_fd);
+	ret = commit_tmp(src, d.path, tmp_fd, named);
 	tmp_fd = -1;
 	if (ret)
 		goto out;

@@ -29,8 +29,9 @@
  *   copychain_test COPYCHAIN enospc   1 MiB into a 256 KiB tmpfs: ENOSPC,
  *                                     no DST, no temporary file (guest,
  *                                     root)
- *   copychain_test COPYCHAIN signal   SIGTERM, SIGINT in the middle of a
- *                                     copy: no DST, no temporary file
+ *   copychain_test COPYCHAIN signal   SIGKILL, SIGTERM, SIGINT in the
+ *                                     middle of a copy (written to an
+ *                                     O_TMPFILE): no DST, no temporary file
  *                                     (guest)
  *
  * Everything happens in a fresh directory under $TMPDIR (or /tmp), which
@@ -676,6 +677,32 @@ static void case_enospc(void)
  * the process, DST is not created. A copy in chunks of 512 bytes takes
  * 16k steps, long enough to be caught running.
  */
+/* 1 if @pid has an unnamed (deleted) file open: the copy is under way */
+static int writing_unnamed(pid_t pid)
+{
+	char dir[64], path[384], link[512];
+	struct dirent *de;
+	int found = 0;
+	ssize_t n;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d))) {
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		found = !strncmp(link, work, strlen(work)) &&
+			strstr(link, "(deleted)");
+	}
+	closedir(d);
+	return found;
+}
+
 static void killed(int sig)
 {
 	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
@@ -690,14 +717,12 @@ static void killed(int sig)
 		execv(bin, (char *const *)argv);
 		_exit(127);
 	}
-	/* wait for dst.XXXXXX: the copy is under way */
-	for (tries = 0; tries < 20000; tries++) {
-		dir_entries(work, entries, sizeof(entries));
-		if (strstr(entries, "dst."))
-			break;
+	/* wait for the unnamed O_TMPFILE: the copy is under way */
+	for (tries = 0; tries < 20000 && !writing_unnamed(pid); tries++)
 		usleep(1000);
-	}
-	CHECK(strstr(entries, "dst."));
+	CHECK(writing_unnamed(pid));
+	dir_entries(work, entries, sizeof(entries));
+	CHECK(!strcmp(entries, "src"));	/* nothing named meanwhile */
 	usleep(20000);
 	CHECK_SYS(kill(pid, sig));
 	CHECK_SYS(waitpid(pid, &wst, 0));
@@ -712,6 +737,7 @@ static void killed(int sig)
 
 static void case_signal(void)
 {
+	killed(SIGKILL);
 	killed(SIGTERM);
 	killed(SIGINT);
 }
