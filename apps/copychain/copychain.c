@@ -91,6 +91,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: copychain [OPTION]... SRC DST\n"
+		"  or:  copychain [OPTION]... SRC... DIRECTORY\n"
 		"Copy the regular file SRC to DST with one in-kernel io_uring coroutine:\n"
 		"a BPF program queues every read, write and fsync from the result of\n"
 		"the one before, from a single submit.\n"
@@ -516,11 +517,8 @@ static int check_paths(const char *src, const char *dst, int src_fd,
 
 	d->path = dst;
 	if (fstat(src_fd, src_st)) {
-		fprintf(stderr, "copychain: %s: %s\n", src, strerror(errno));
-		return -1;
-	}
-	if (S_ISDIR(src_st->st_mode)) {
-		fprintf(stderr, "copychain: %s: %s\n", src, strerror(EISDIR));
+		fprintf(stderr, "copychain: cannot stat '%s': %s\n", src,
+			strerror(errno));
 		return -1;
 	}
 	if (!S_ISREG(src_st->st_mode)) {
@@ -534,7 +532,7 @@ static int check_paths(const char *src, const char *dst, int src_fd,
 		if (d->st.st_dev == src_st->st_dev &&
 		    d->st.st_ino == src_st->st_ino) {
 			fprintf(stderr,
-				"copychain: %s and %s are the same file\n",
+				"copychain: '%s' and '%s' are the same file\n",
 				src, dst);
 			return -1;
 		}
@@ -560,8 +558,9 @@ static int check_paths(const char *src, const char *dst, int src_fd,
 	dir = dir_of(d->path, dirbuf, sizeof(dirbuf));
 	err = stat(dir, &dir_st) ? errno : S_ISDIR(dir_st.st_mode) ? 0 : ENOTDIR;
 	if (err) {
-		fprintf(stderr, "copychain: %s -> %s: directory %s: %s\n", src,
-			dst, dir, strerror(err));
+		fprintf(stderr,
+			"copychain: cannot create regular file '%s': %s\n",
+			dst, strerror(err));
 		return -1;
 	}
 	if (strlen(d->path) + 8 > sizeof(tmp_path)) {
@@ -710,9 +709,21 @@ static int copy_file(struct cc_engine *e, const struct cc_opts *o,
 	struct cc_dst d = { 0 };
 	int src_fd, tmp_fd = -1, ret = -1, err, named = 0;
 
+	if (stat(src, &src_st)) {
+		fprintf(stderr, "copychain: cannot stat '%s': %s\n", src,
+			strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(src_st.st_mode)) {
+		fprintf(stderr,
+			"copychain: -r not specified; omitting directory '%s'\n",
+			src);
+		return -1;
+	}
 	src_fd = open(src, O_RDONLY | O_CLOEXEC);
 	if (src_fd < 0) {
-		fprintf(stderr, "copychain: %s: %s\n", src, strerror(errno));
+		fprintf(stderr, "copychain: cannot open '%s' for reading: %s\n",
+			src, strerror(errno));
 		return -1;
 	}
 	if (check_paths(src, dst, src_fd, &src_st, &d) ||
@@ -805,24 +816,86 @@ static int parse_args(int argc, char **argv, struct cc_opts *o)
 	return n;
 }
 
+/* cp's words for a missing operand, exit status 2 */
+static int missing_operand(int n, char **argv)
+{
+	if (!n)
+		fprintf(stderr, "copychain: missing file operand\n");
+	else
+		fprintf(stderr,
+			"copychain: missing destination file operand after '%s'\n",
+			argv[0]);
+	fprintf(stderr, "Try 'copychain --help' for more information.\n");
+	return 2;
+}
+
+/* TARGET of SRC... TARGET: 1 a directory, 0 not; -1 (reported) */
+static int target_dir(int n, const char *target)
+{
+	struct stat st;
+
+	if (!stat(target, &st) && S_ISDIR(st.st_mode))
+		return 1;
+	if (n == 2)
+		return 0;
+	if (errno == ENOENT || errno == ENOTDIR)
+		fprintf(stderr, "copychain: target '%s': %s\n", target,
+			strerror(errno));
+	else
+		fprintf(stderr, "copychain: target '%s' is not a directory\n",
+			target);
+	return -1;
+}
+
+/* DIR/the last name of @src, in @buf */
+static const char *inside(const char *dir, const char *src, char *buf,
+			  size_t size)
+{
+	size_t len = strlen(src);
+	const char *base;
+
+	while (len > 1 && src[len - 1] == '/')
+		len--;
+	base = src + len;
+	while (base > src && base[-1] != '/')
+		base--;
+	snprintf(buf, size, "%s%s%.*s", dir,
+		 dir[strlen(dir) - 1] == '/' ? "" : "/",
+		 (int)(src + len - base), base);
+	return buf;
+}
+
 int main(int argc, char **argv)
 {
+	static char buf[PATH_MAX];
 	struct cc_opts o = { 0 };
 	struct cc_engine e = { 0 };
+	const char *target;
+	int n, i, rc = 0, is_dir;
 	double t0;
-	int n, rc;
 
 	o.umask = umask(0);
 	umask(o.umask);
 	n = parse_args(argc, argv, &o);
 	if (n < 0)
 		return 2;
-	if (n != 2 || !*argv[0] || !*argv[1]) {
-		usage(stderr);
-		return 2;
-	}
+	if (n < 2)
+		return missing_operand(n, argv);
+	target = argv[n - 1];
+	is_dir = target_dir(n, target);
+	if (is_dir < 0)
+		return 1;
+	/* one ring and one program for all the files */
 	t0 = now();
-	rc = copy_file(&e, &o, argv[0], argv[1]) ? 1 : 0;
+	for (i = 0; i < n - 1; i++) {
+		const char *dst = is_dir ? inside(target, argv[i], buf,
+						  sizeof(buf)) : target;
+
+		if (copy_file(&e, &o, argv[i], dst))
+			rc = 1;
+		if (e.ready < 0)
+			break;	/* the program cannot be loaded: no use going on */
+	}
 	if (o.stats)
 		print_stats(&e.stats, now() - t0);
 	engine_exit(&e);

@@ -17,6 +17,9 @@
  *   copychain_test COPYCHAIN nocap    as nobody without CAP_BPF: one line
  *                                     naming CAP_BPF and setcap, nothing
  *                                     of libbpf's, nothing created (guest)
+ *   copychain_test COPYCHAIN multi    SRC DIR, SRC... DIR, a bad SRC among
+ *                                     them, a TARGET that is no directory
+ *                                     (guest)
  *   copychain_test COPYCHAIN errors   bad input: missing SRC, SRC a
  *                                     directory, DST in a missing
  *                                     directory, same file, ... (guest)
@@ -551,6 +554,60 @@ static void case_nocap(void)
 	free(dir);
 }
 
+/*
+ * SRC DIR and SRC... DIR put the files inside DIR; a bad SRC among them
+ * is named in one line (cp's words) and the others are still copied;
+ * several SRC and a TARGET that is no directory: nothing is copied.
+ */
+static void case_multi(void)
+{
+	char *a = path_in(work, "a"), *b = path_in(work, "b");
+	char *dir = path_in(work, "dir"), *missing = path_in(work, "missing");
+	char *da = path_in(dir, "a"), *db = path_in(dir, "b");
+	char want[1024];
+	struct run r;
+
+	gen_file(a, 3000, 0644);
+	gen_file(b, 300000, 0644);
+	CHECK_SYS(mkdir(dir, 0755));
+	run_copychain(&r, a, dir, NULL);
+	CHECK_EQ(r.status, 0);
+	CHECK_EQ(same_bytes(a, da), 0);
+	CHECK_SYS(unlink(da));
+	run_copychain(&r, "--stats", a, missing, b, dir, NULL);
+	CHECK_EQ(r.status, 1);
+	snprintf(want, sizeof(want),
+		 "copychain: cannot stat '%s': No such file or directory\n",
+		 missing);
+	CHECK_OUT(&r, want);
+	CHECK_OUT(&r, "copychain: 2 files, 303000 bytes in ");
+	CHECK_EQ(same_bytes(a, da), 0);
+	CHECK_EQ(same_bytes(b, db), 0);
+	CHECK_ENTRIES(dir, "a b");
+	run_copychain(&r, a, b, missing, NULL);
+	CHECK_EQ(r.status, 1);
+	snprintf(want, sizeof(want),
+		 "copychain: target '%s': No such file or directory\n", missing);
+	CHECK_OUT(&r, want);
+	run_copychain(&r, a, dir, b, NULL);
+	CHECK_EQ(r.status, 1);
+	snprintf(want, sizeof(want),
+		 "copychain: target '%s' is not a directory\n", b);
+	CHECK_OUT(&r, want);
+	CHECK_ENTRIES(work, "a b dir");
+	unlink(da);
+	unlink(db);
+	rmdir(dir);
+	unlink(a);
+	unlink(b);
+	free(a);
+	free(b);
+	free(dir);
+	free(missing);
+	free(da);
+	free(db);
+}
+
 /* bad input: an error, exit 1 or 2, nothing created or changed */
 static void case_errors(void)
 {
@@ -565,9 +622,10 @@ static void case_errors(void)
 	/* usage */
 	run_copychain(&r, NULL);
 	CHECK_EQ(r.status, 2);
-	CHECK_OUT(&r, "Usage: copychain [OPTION]... SRC DST");
+	CHECK_OUT(&r, "copychain: missing file operand\nTry 'copychain --help'");
 	run_copychain(&r, src, NULL);
 	CHECK_EQ(r.status, 2);
+	CHECK_OUT(&r, "copychain: missing destination file operand after '");
 	run_copychain(&r, src, dst, "--chunk", "0", NULL);
 	CHECK_EQ(r.status, 2);
 	CHECK_OUT(&r, "--chunk");
@@ -582,13 +640,14 @@ static void case_errors(void)
 	/* a missing SRC */
 	run_copychain(&r, missing, dst, NULL);
 	CHECK_EQ(r.status, 1);
-	CHECK_OUT(&r, "missing: No such file or directory");
+	CHECK_OUT(&r, "copychain: cannot stat '");
+	CHECK_OUT(&r, "/missing': No such file or directory\n");
 	CHECK_ENTRIES(work, "src");
 
 	/* SRC a directory */
 	run_copychain(&r, work, dst, NULL);
 	CHECK_EQ(r.status, 1);
-	CHECK_OUT(&r, "Is a directory");
+	CHECK_OUT(&r, "copychain: -r not specified; omitting directory '");
 	CHECK_ENTRIES(work, "src");
 
 	/* SRC not a regular file */
@@ -600,13 +659,14 @@ static void case_errors(void)
 	/* DST in a directory that is not there */
 	run_copychain(&r, src, in_missing, NULL);
 	CHECK_EQ(r.status, 1);
-	CHECK_OUT(&r, "no-such-dir: No such file or directory");
+	CHECK_OUT(&r, "copychain: cannot create regular file '");
+	CHECK_OUT(&r, "no-such-dir/dst': No such file or directory\n");
 	CHECK_ENTRIES(work, "src");
 
-	/* DST a directory */
+	/* DST a directory: the copy goes inside, here onto SRC itself */
 	run_copychain(&r, src, work, NULL);
 	CHECK_EQ(r.status, 1);
-	CHECK_OUT(&r, "Is a directory");
+	CHECK_OUT(&r, "' are the same file\n");
 	CHECK_ENTRIES(work, "src");
 
 	/* the same file, by its name and by a hard link */
@@ -789,7 +849,7 @@ int main(int argc, char **argv)
 		    (uint64_t)time(NULL);
 	if (argc != 3) {
 		fprintf(stderr,
-			"usage: copychain_test COPYCHAIN host|output|modes|nocap|errors|sizes|budget|enospc|signal\n");
+			"usage: copychain_test COPYCHAIN host|output|modes|nocap|multi|errors|sizes|budget|enospc|signal\n");
 		return 2;
 	}
 	bin = argv[1];
@@ -809,6 +869,8 @@ int main(int argc, char **argv)
 		case_modes();
 	} else if (!strcmp(mode, "nocap")) {
 		case_nocap();
+	} else if (!strcmp(mode, "multi")) {
+		case_multi();
 	} else if (!strcmp(mode, "errors")) {
 		case_errors();
 	} else if (!strcmp(mode, "sizes")) {
