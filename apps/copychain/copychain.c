@@ -630,14 +630,64 @@ static int report_end(const char *src, const char *dst,
 	return -1;
 }
 
-/* copy @src_fd into @tmp_fd with one coroutine; 0 or -1 (reported) */
-static int copy_data(struct cc_engine *e, const char *src, const char *dst,
-		     int src_fd, int tmp_fd, uint32_t chunk,
-		     unsigned int budget)
+/* copy [off, end) with one coroutine; 0 or -1 (reported) */
+static int copy_extent(struct cc_engine *e, const char *src, const char *dst,
+		       struct copychain_state *st, unsigned int budget)
 {
-	struct copychain_state st;
 	struct iocoro_done done;
 	int ret;
+
+	ret = engine_run(e, st, budget, &done);
+	if (ret < 0) {
+		fprintf(stderr, "copychain: %s -> %s: %s\n", src, dst,
+			iocoro_strerror(ret));
+		return -1;
+	}
+	e->stats.steps += st->steps;
+	e->stats.short_writes += st->short_writes;
+	if (report_end(src, dst, &done, st))
+		return -1;
+	e->stats.bytes += st->copied;
+	return 0;
+}
+
+/*
+ * The next data extent at or after @off (SEEK_DATA, SEEK_HOLE): [*data,
+ * *hole); 1 if it is the last (it then runs to the end of file), 0 if
+ * more follow
+ */
+static int next_extent(int fd, uint64_t off, uint64_t size, uint64_t *data,
+		       uint64_t *hole)
+{
+	off_t d = lseek(fd, (off_t)off, SEEK_DATA), h;
+
+	if (d < 0) {
+		/* ENXIO: only a hole is left; else no SEEK_DATA: all data */
+		*data = errno == ENXIO && size > off ? size : off;
+		*hole = UINT64_MAX;
+		return 1;
+	}
+	h = lseek(fd, d, SEEK_HOLE);
+	*data = (uint64_t)d;
+	if (h < 0 || (uint64_t)h >= size) {
+		*hole = UINT64_MAX;
+		return 1;
+	}
+	*hole = (uint64_t)h;
+	return 0;
+}
+
+/*
+ * copy @src_fd into @tmp_fd, one coroutine per data extent so that the
+ * holes of a sparse SRC stay holes; 0 or -1 (reported)
+ */
+static int copy_data(struct cc_engine *e, const char *src, const char *dst,
+		     int src_fd, int tmp_fd, uint32_t chunk,
+		     unsigned int budget, uint64_t size)
+{
+	struct copychain_state st;
+	uint64_t off = 0, data, hole;
+	int ret, last = 0;
 
 	ret = engine_buffer(e, chunk);
 	if (ret < 0) {
@@ -645,23 +695,26 @@ static int copy_data(struct cc_engine *e, const char *src, const char *dst,
 			strerror(-ret));
 		return -1;
 	}
-	memset(&st, 0, sizeof(st));
-	st.step = CC_START;
-	st.src_fd = src_fd;
-	st.dst_fd = tmp_fd;
-	st.chunk = chunk;
-	st.buf = (uintptr_t)e->buf;
-	ret = engine_run(e, &st, budget, &done);
-	if (ret < 0) {
-		fprintf(stderr, "copychain: %s -> %s: %s\n", src, dst,
-			iocoro_strerror(ret));
+	if (ftruncate(tmp_fd, (off_t)size)) {
+		fprintf(stderr, "copychain: error writing '%s': %s\n", dst,
+			strerror(errno));
 		return -1;
 	}
-	e->stats.steps += st.steps;
-	e->stats.short_writes += st.short_writes;
-	if (report_end(src, dst, &done, &st))
-		return -1;
-	e->stats.bytes += st.copied;
+	while (!last) {
+		last = next_extent(src_fd, off, size, &data, &hole);
+		memset(&st, 0, sizeof(st));
+		st.step = CC_START;
+		st.src_fd = src_fd;
+		st.dst_fd = tmp_fd;
+		st.chunk = chunk;
+		st.buf = (uintptr_t)e->buf;
+		st.off = data;
+		st.end = hole;
+		st.sync = (__u32)last;
+		if (copy_extent(e, src, dst, &st, budget))
+			return -1;
+		off = hole;
+	}
 	return 0;
 }
 
@@ -737,7 +790,8 @@ static int copy_file(struct cc_engine *e, const struct cc_opts *o,
 			src, dst, strerror(-tmp_fd));
 		goto out;
 	}
-	if (copy_data(e, src, dst, src_fd, tmp_fd, chunk, budget))
+	if (copy_data(e, src, dst, src_fd, tmp_fd, chunk, budget,
+		      (uint64_t)src_st.st_size))
 		goto out;
 	err = set_attrs(o, &src_st, &d, tmp_fd);
 	if (err) {

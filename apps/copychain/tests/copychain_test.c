@@ -20,6 +20,9 @@
  *   copychain_test COPYCHAIN multi    SRC DIR, SRC... DIR, a bad SRC among
  *                                     them, a TARGET that is no directory
  *                                     (guest)
+ *   copychain_test COPYCHAIN sparse   data past 4 GiB in a sparse file:
+ *                                     only the data copied, the copy
+ *                                     sparse, same bytes (guest)
  *   copychain_test COPYCHAIN errors   bad input: missing SRC, SRC a
  *                                     directory, DST in a missing
  *                                     directory, same file, ... (guest)
@@ -608,6 +611,53 @@ static void case_multi(void)
 	free(db);
 }
 
+/*
+ * A sparse SRC: 1 MiB of data at 4 GiB + 64 KiB in a file of 4 GiB +
+ * 2 MiB. Only the data extent is copied (one coroutine each, a few
+ * hundred steps, not 2 x 32k) and the copy stays sparse: few blocks, a
+ * hole up to the same offset, the same bytes there, the same size.
+ */
+static void case_sparse(void)
+{
+	char *src = path_in(work, "sparse"), *dst = path_in(work, "copy");
+	const off_t at = (4LL << 30) + (64 << 10), size = (4LL << 30) + (2 << 20);
+	static unsigned char a[1 << 20], b[1 << 20];
+	struct stat st;
+	struct run r;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < sizeof(a); i += 8) {
+		uint64_t x = rng();
+
+		memcpy(a + i, &x, 8);
+	}
+	fd = CHECK_SYS(open(src, O_WRONLY | O_CREAT | O_TRUNC, 0644));
+	CHECK_EQ(pwrite(fd, a, sizeof(a), at), (long long)sizeof(a));
+	CHECK_SYS(ftruncate(fd, size));
+	CHECK_SYS(close(fd));
+	run_copychain(&r, "--stats", src, dst, NULL);
+	CHECK_EQ(r.status, 0);
+	CHECK_OUT(&r, "copychain: 1 file, 1048576 bytes in ");
+	/* 8 chunks: 2 x 8 + 1, then the to-EOF tail: 1 + 1 (EOF) + 1 */
+	CHECK_OUT(&r, " MB/s), 20 steps, ");
+	CHECK_SYS(stat(dst, &st));
+	printf("copy: size %lld, %lld blocks of 512\n", (long long)st.st_size,
+	       (long long)st.st_blocks);
+	CHECK_EQ(st.st_size, (long long)size);
+	CHECK(st.st_blocks * 512 <= 2 << 20);
+	fd = CHECK_SYS(open(dst, O_RDONLY));
+	CHECK_EQ(lseek(fd, 0, SEEK_DATA), (long long)at);
+	CHECK_EQ(pread(fd, b, sizeof(b), at), (long long)sizeof(b));
+	CHECK(!memcmp(a, b, sizeof(a)));
+	CHECK_EQ(lseek(fd, at + (off_t)sizeof(a), SEEK_DATA), -1);
+	CHECK_SYS(close(fd));
+	unlink(src);
+	unlink(dst);
+	free(src);
+	free(dst);
+}
+
 /* bad input: an error, exit 1 or 2, nothing created or changed */
 static void case_errors(void)
 {
@@ -849,7 +899,7 @@ int main(int argc, char **argv)
 		    (uint64_t)time(NULL);
 	if (argc != 3) {
 		fprintf(stderr,
-			"usage: copychain_test COPYCHAIN host|output|modes|nocap|multi|errors|sizes|budget|enospc|signal\n");
+			"usage: copychain_test COPYCHAIN host|output|modes|nocap|multi|sparse|errors|sizes|budget|enospc|signal\n");
 		return 2;
 	}
 	bin = argv[1];
@@ -871,6 +921,8 @@ int main(int argc, char **argv)
 		case_nocap();
 	} else if (!strcmp(mode, "multi")) {
 		case_multi();
+	} else if (!strcmp(mode, "sparse")) {
+		case_sparse();
 	} else if (!strcmp(mode, "errors")) {
 		case_errors();
 	} else if (!strcmp(mode, "sizes")) {
