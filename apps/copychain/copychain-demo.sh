@@ -15,7 +15,7 @@ head -c "${mib}M" /dev/urandom > "$dir/src"
 chmod 640 "$dir/src"
 echo "demo: copychain $dir/src $dir/dst (${mib} MiB of random bytes)"
 TIMEFORMAT="demo: copychain took %3R s (process, with loading the program)"
-time "$here/copychain" --verbose "$dir/src" "$dir/dst"
+time "$here/copychain" --stats "$dir/src" "$dir/dst"
 # for scale: read/write syscalls with the same chunk, and cp
 TIMEFORMAT="demo: dd bs=128K took %3R s"
 time dd if="$dir/src" of="$dir/dd-dst" bs=128K status=none

@@ -25,14 +25,29 @@ static __always_inline int cc_fail(struct io_uring_bpf_ctx *ctx,
 	return iocoro_finish(ctx, res);
 }
 
-/* read the chunk at st->off */
+/* the extent is copied: fsync if it was the last, else done */
+static __always_inline int cc_extent_done(struct io_uring_bpf_ctx *ctx,
+					  struct copychain_state *st)
+{
+	struct io_uring_sqe sqe;
+
+	if (!st->sync)
+		return iocoro_finish(ctx, 0);
+	io_uring_prep_fsync(&sqe, st->dst_fd, 0);
+	return iocoro_then(ctx, &sqe, &st->step, CC_FSYNC_DONE);
+}
+
+/* read the chunk at st->off, no further than st->end */
 static __always_inline int cc_read(struct io_uring_bpf_ctx *ctx,
 				   struct copychain_state *st)
 {
 	struct io_uring_sqe sqe;
+	__u64 left = st->end - st->off;
+	__u32 n = left < st->chunk ? (__u32)left : st->chunk;
 
-	io_uring_prep_read(&sqe, st->src_fd, (void *)st->buf, st->chunk,
-			   st->off);
+	if (st->off >= st->end)
+		return cc_extent_done(ctx, st);
+	io_uring_prep_read(&sqe, st->src_fd, (void *)st->buf, n, st->off);
 	return iocoro_then(ctx, &sqe, &st->step, CC_READ_DONE);
 }
 
@@ -51,7 +66,6 @@ IOCORO_COROUTINE(copychain, cc_states, struct copychain_state)
 {
 	/* the result of the operation the previous step queued */
 	__s32 res = iocoro_ctx_prev_res(ctx);
-	struct io_uring_sqe sqe;
 
 	st->steps++;
 	switch (st->step) {
@@ -60,11 +74,8 @@ IOCORO_COROUTINE(copychain, cc_states, struct copychain_state)
 	case CC_READ_DONE:
 		if (res < 0)
 			return cc_fail(ctx, st, CC_OP_READ, res);
-		if (res == 0) {			/* end of file */
-			io_uring_prep_fsync(&sqe, st->dst_fd, 0);
-			return iocoro_then(ctx, &sqe, &st->step,
-					   CC_FSYNC_DONE);
-		}
+		if (res == 0)			/* end of file */
+			return cc_extent_done(ctx, st);
 		if ((__u32)res > st->chunk)
 			return cc_fail(ctx, st, CC_OP_BAD, -EIO);
 		st->len = (__u32)res;

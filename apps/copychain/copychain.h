@@ -6,6 +6,9 @@
  *   START -> READ(off) -> READ_DONE -> WRITE(off, n) -> WRITE_DONE -> READ ...
  *                            \ n == 0 -> FSYNC(dst) -> FSYNC_DONE: finish(0)
  *
+ * One coroutine copies one data extent [off, end) of a sparse file (the
+ * holes stay holes); the last one reads to the end of file and fsyncs.
+ *
  * Every arrow into a *_DONE step is a hard link: the step runs after the
  * operation whatever its result and finds it in iocoro_ctx_prev_res().
  * The coroutine ends with 0 (the data is written and fsynced) or the
@@ -52,6 +55,9 @@ struct copychain_state {
 	__u32 short_writes;	/* writes that wrote less than asked */
 	__u32 failed_op;	/* enum copychain_op */
 	__s32 error;		/* its result (-errno) */
+	__u64 end;		/* copy [off, end): a data extent, or to EOF */
+	__u32 sync;		/* 1: fsync dst at the end (the last extent) */
+	__u32 pad;
 };
 
 #endif /* COPYCHAIN_H */

@@ -7,6 +7,22 @@
  *                                     copy fails with iocoro_strerror()'s
  *                                     words and creates nothing; with it,
  *                                     the copy works (unit test, host)
+ *   copychain_test COPYCHAIN output   silent on success like cp, -v's
+ *                                     'SRC' -> 'DST', --stats' steps and
+ *                                     io_uring_enter calls, --help,
+ *                                     --version (guest)
+ *   copychain_test COPYCHAIN modes    modes as cp (umask, no setuid, an
+ *                                     existing DST's mode kept), symlink
+ *                                     and hard-link DSTs, -p (guest, root)
+ *   copychain_test COPYCHAIN nocap    as nobody without CAP_BPF: one line
+ *                                     naming CAP_BPF and setcap, nothing
+ *                                     of libbpf's, nothing created (guest)
+ *   copychain_test COPYCHAIN multi    SRC DIR, SRC... DIR, a bad SRC among
+ *                                     them, a TARGET that is no directory
+ *                                     (guest)
+ *   copychain_test COPYCHAIN sparse   data past 4 GiB in a sparse file:
+ *                                     only the data copied, the copy
+ *                                     sparse, same bytes (guest)
  *   copychain_test COPYCHAIN errors   bad input: missing SRC, SRC a
  *                                     directory, DST in a missing
  *                                     directory, same file, ... (guest)
@@ -19,8 +35,9 @@
  *   copychain_test COPYCHAIN enospc   1 MiB into a 256 KiB tmpfs: ENOSPC,
  *                                     no DST, no temporary file (guest,
  *                                     root)
- *   copychain_test COPYCHAIN signal   SIGTERM, SIGINT in the middle of a
- *                                     copy: no DST, no temporary file
+ *   copychain_test COPYCHAIN signal   SIGKILL, SIGTERM, SIGINT in the
+ *                                     middle of a copy (written to an
+ *                                     O_TMPFILE): no DST, no temporary file
  *                                     (guest)
  *
  * Everything happens in a fresh directory under $TMPDIR (or /tmp), which
@@ -230,6 +247,60 @@ static void run_copychain(struct run *r, ...)
 
 /* ---- cases ---- */
 
+/*
+ * --stats counts the io_uring_enter calls user space made: at least the
+ * one submit, and far fewer than the steps (the point of the chain)
+ */
+static void check_enters(const struct run *r)
+{
+	const char *p = strstr(r->out, " steps, ");
+	unsigned long long steps, enters;
+
+	CHECK(p);
+	while (p > r->out && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	CHECK_EQ(sscanf(p, "%llu steps, %llu io_uring_enter calls", &steps,
+			&enters), 2);
+	CHECK(enters >= 1);
+	CHECK(enters <= 3 + steps / 4);
+}
+
+/* like cp: nothing on success, -v names the copy, --help, --version */
+static void case_output(void)
+{
+	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
+	char line[1024];
+	struct run r;
+
+	gen_file(src, 200000, 0644);
+	run_copychain(&r, src, dst, NULL);
+	CHECK_EQ(r.status, 0);
+	if (r.out[0])
+		FAIL("a copy that went well printed '%s'", r.out);
+	CHECK_EQ(same_bytes(src, dst), 0);
+	run_copychain(&r, "-v", src, dst, NULL);
+	CHECK_EQ(r.status, 0);
+	snprintf(line, sizeof(line), "'%s' -> '%s'\n", src, dst);
+	CHECK(!strcmp(r.out, line));
+	run_copychain(&r, "--stats", src, dst, NULL);
+	CHECK_EQ(r.status, 0);
+	CHECK_OUT(&r, "copychain: 1 file, 200000 bytes in ");
+	CHECK_OUT(&r, " MB/s), 7 steps, ");
+	check_enters(&r);
+	run_copychain(&r, "--help", NULL);
+	CHECK_EQ(r.status, 0);
+	CHECK_OUT(&r, "Usage: copychain [OPTION]... SRC DST");
+	CHECK_OUT(&r, "--stats");
+	run_copychain(&r, "--version", NULL);
+	CHECK_EQ(r.status, 0);
+	CHECK_OUT(&r, "copychain (iocoro) ");
+	CHECK_ENTRIES(work, "dst src");
+	unlink(src);
+	unlink(dst);
+	free(src);
+	free(dst);
+}
+
 /* a copy that must work: content, mode, output, no leftovers */
 static void copy_ok(const char *name, size_t size, mode_t mode,
 		    unsigned int chunk, int pass_chunk)
@@ -244,13 +315,16 @@ static void copy_ok(const char *name, size_t size, mode_t mode,
 	gen_file(src, size, mode);
 	snprintf(chunk_s, sizeof(chunk_s), "%u", chunk);
 	if (pass_chunk)
-		run_copychain(&r, src, dst, "--chunk", chunk_s, NULL);
+		run_copychain(&r, "--stats", src, dst, "--chunk", chunk_s, NULL);
 	else
-		run_copychain(&r, src, dst, NULL);
+		run_copychain(&r, "--stats", src, dst, NULL);
 	CHECK_EQ(r.status, 0);
-	snprintf(line, sizeof(line), "copychain: copied %zu bytes in %llu steps\n",
-		 size, (unsigned long long)(2 * chunks + 3));
+	snprintf(line, sizeof(line), "copychain: 1 file, %zu bytes in ", size);
 	CHECK_OUT(&r, line);
+	snprintf(line, sizeof(line), " MB/s), %llu steps, ",
+		 (unsigned long long)(2 * chunks + 3));
+	CHECK_OUT(&r, line);
+	check_enters(&r);
 	CHECK_EQ(same_bytes(src, dst), 0);
 	CHECK_SYS(stat(dst, &st));
 	CHECK_EQ(st.st_mode & 07777, mode);
@@ -290,7 +364,7 @@ static void case_sizes(void)
 	copy_ok("odd-chunk", 100000, 0644, 4093, 1);
 	copy_ok("big-chunk", (1U << 20) + 3, 0644, 1U << 20, 1);
 
-	/* over an existing DST: replaced, with SRC's mode */
+	/* over an existing DST: replaced, keeping DST's mode (like cp) */
 	src = path_in(work, "new");
 	dst = path_in(work, "old");
 	gen_file(src, 70000, 0604);
@@ -299,7 +373,7 @@ static void case_sizes(void)
 	CHECK_EQ(r.status, 0);
 	CHECK_EQ(same_bytes(src, dst), 0);
 	CHECK_SYS(stat(dst, &st));
-	CHECK_EQ(st.st_mode & 07777, 0604);
+	CHECK_EQ(st.st_mode & 07777, 0666);
 	CHECK_ENTRIES(work, "new old");
 	unlink(src);
 	unlink(dst);
@@ -328,6 +402,263 @@ static void case_budget(void)
 	free(dst);
 }
 
+static mode_t mode_of(const char *path)
+{
+	struct stat st;
+
+	CHECK_SYS(stat(path, &st));
+	return st.st_mode & 07777;
+}
+
+/* cp SRC DST in the same guest, for comparison */
+static void run_cp(const char *opt, const char *src, const char *dst)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "cp %s '%s' '%s'", opt, src, dst);
+	CHECK_EQ(system(cmd), 0);
+}
+
+/*
+ * Modes as cp without -p: umask 027 makes 666 640, setuid and setgid go,
+ * an existing DST keeps its mode; a symlink DST keeps the link and gets
+ * its target replaced; a hard-linked DST becomes a new file. -p keeps
+ * mode, owner and times. Each result is compared with cp's.
+ */
+static void case_modes(void)
+{
+	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
+	char *cpd = path_in(work, "cp-dst"), *lnk = path_in(work, "link");
+	char *hard = path_in(work, "hard");
+	struct timespec times[2] = { { 946684800, 0 }, { 946684800, 5000 } };
+	struct stat a, b;
+	struct run r;
+
+	umask(027);
+	gen_file(src, 10000, 0666);
+	run_copychain(&r, src, dst, NULL);
+	CHECK_EQ(r.status, 0);
+	run_cp("", src, cpd);
+	CHECK_EQ(mode_of(dst), 0640);
+	CHECK_EQ(mode_of(dst), mode_of(cpd));
+	unlink(dst);
+	unlink(cpd);
+
+	CHECK_SYS(chmod(src, 06755));
+	run_copychain(&r, src, dst, NULL);
+	CHECK_EQ(r.status, 0);
+	run_cp("", src, cpd);
+	CHECK_EQ(mode_of(dst), 0750);
+	CHECK_EQ(mode_of(dst), mode_of(cpd));
+
+	/* an existing DST keeps its mode (like cp) */
+	CHECK_SYS(chmod(dst, 0604));
+	CHECK_SYS(chmod(cpd, 0604));
+	run_copychain(&r, src, dst, NULL);
+	CHECK_EQ(r.status, 0);
+	run_cp("", src, cpd);
+	CHECK_EQ(mode_of(dst), 0604);
+	CHECK_EQ(mode_of(dst), mode_of(cpd));
+	CHECK_EQ(same_bytes(src, dst), 0);
+	unlink(cpd);
+
+	/* a symlink DST: the link stays, its target gets the copy */
+	gen_file(src, 7000, 0644);
+	CHECK_SYS(symlink("dst", lnk));
+	run_copychain(&r, src, lnk, NULL);
+	CHECK_EQ(r.status, 0);
+	CHECK_SYS(lstat(lnk, &a));
+	CHECK(S_ISLNK(a.st_mode));
+	CHECK_EQ(same_bytes(src, dst), 0);
+	CHECK_EQ(mode_of(dst), 0604);
+	CHECK_SYS(unlink(lnk));
+
+	/*
+	 * a hard-linked DST: replaced by a new inode; the other name keeps
+	 * the old bytes (cp would write through it: documented)
+	 */
+	CHECK_SYS(link(dst, hard));
+	gen_file(src, 9000, 0644);
+	run_copychain(&r, src, dst, NULL);
+	CHECK_EQ(r.status, 0);
+	CHECK_EQ(same_bytes(src, dst), 0);
+	CHECK_SYS(stat(hard, &a));
+	CHECK_EQ(a.st_size, 7000);
+	CHECK_SYS(stat(dst, &b));
+	CHECK(a.st_ino != b.st_ino);
+	CHECK_SYS(unlink(hard));
+	unlink(dst);
+
+	/* -p: mode with setuid, owner (we are root), times */
+	CHECK_SYS(chmod(src, 04751));
+	CHECK_SYS(chown(src, 1234, 5678));
+	CHECK_SYS(chmod(src, 04751));
+	CHECK_SYS(utimensat(AT_FDCWD, src, times, 0));
+	run_copychain(&r, "-p", src, dst, NULL);
+	CHECK_EQ(r.status, 0);
+	run_cp("-p", src, cpd);
+	CHECK_SYS(stat(dst, &a));
+	CHECK_SYS(stat(cpd, &b));
+	CHECK_EQ(a.st_mode & 07777, 04751);
+	CHECK_EQ(a.st_mode, b.st_mode);
+	CHECK_EQ(a.st_uid, 1234);
+	CHECK_EQ(a.st_gid, 5678);
+	CHECK_EQ(a.st_mtim.tv_sec, 946684800);
+	CHECK_EQ(a.st_mtim.tv_nsec, 5000);
+	CHECK_EQ(a.st_atim.tv_sec, 946684800);
+	CHECK_EQ(same_bytes(src, dst), 0);
+	CHECK_ENTRIES(work, "cp-dst dst src");
+	unlink(src);
+	unlink(dst);
+	unlink(cpd);
+	umask(0);
+	free(src);
+	free(dst);
+	free(cpd);
+	free(lnk);
+	free(hard);
+}
+
+/*
+ * Without CAP_BPF (the user nobody, no capabilities): one line that says
+ * what is missing and how to grant it, none of libbpf's, nothing created.
+ */
+static void case_nocap(void)
+{
+	char *dir = path_in(work, "open"), *src, *dst;
+	struct run r;
+	pid_t pid;
+	int wst;
+
+	CHECK_SYS(chmod(work, 0755));	/* mkdtemp's 0700 would keep nobody out */
+	CHECK_SYS(mkdir(dir, 0777));
+	src = path_in(dir, "src");
+	dst = path_in(dir, "dst");
+	gen_file(src, 5000, 0644);
+	pid = CHECK_SYS(fork());
+	if (!pid) {
+		if (setgid(65534) || setuid(65534))
+			_exit(3);
+		run_copychain(&r, src, dst, NULL);
+		if (r.status != 1 ||
+		    !strstr(r.out, "copychain: loading the coroutine needs CAP_BPF") ||
+		    !strstr(r.out, "setcap cap_bpf,cap_perfmon+ep") ||
+		    strstr(r.out, "libbpf") || strchr(r.out, '\n') != strrchr(r.out, '\n'))
+			_exit(4);
+		_exit(0);
+	}
+	CHECK_SYS(waitpid(pid, &wst, 0));
+	CHECK(WIFEXITED(wst));
+	CHECK_EQ(WEXITSTATUS(wst), 0);
+	CHECK_ENTRIES(dir, "src");
+	unlink(src);
+	rmdir(dir);
+	free(src);
+	free(dst);
+	free(dir);
+}
+
+/*
+ * SRC DIR and SRC... DIR put the files inside DIR; a bad SRC among them
+ * is named in one line (cp's words) and the others are still copied;
+ * several SRC and a TARGET that is no directory: nothing is copied.
+ */
+static void case_multi(void)
+{
+	char *a = path_in(work, "a"), *b = path_in(work, "b");
+	char *dir = path_in(work, "dir"), *missing = path_in(work, "missing");
+	char *da = path_in(dir, "a"), *db = path_in(dir, "b");
+	char want[1024];
+	struct run r;
+
+	gen_file(a, 3000, 0644);
+	gen_file(b, 300000, 0644);
+	CHECK_SYS(mkdir(dir, 0755));
+	run_copychain(&r, a, dir, NULL);
+	CHECK_EQ(r.status, 0);
+	CHECK_EQ(same_bytes(a, da), 0);
+	CHECK_SYS(unlink(da));
+	run_copychain(&r, "--stats", a, missing, b, dir, NULL);
+	CHECK_EQ(r.status, 1);
+	snprintf(want, sizeof(want),
+		 "copychain: cannot stat '%s': No such file or directory\n",
+		 missing);
+	CHECK_OUT(&r, want);
+	CHECK_OUT(&r, "copychain: 2 files, 303000 bytes in ");
+	CHECK_EQ(same_bytes(a, da), 0);
+	CHECK_EQ(same_bytes(b, db), 0);
+	CHECK_ENTRIES(dir, "a b");
+	run_copychain(&r, a, b, missing, NULL);
+	CHECK_EQ(r.status, 1);
+	snprintf(want, sizeof(want),
+		 "copychain: target '%s': No such file or directory\n", missing);
+	CHECK_OUT(&r, want);
+	run_copychain(&r, a, dir, b, NULL);
+	CHECK_EQ(r.status, 1);
+	snprintf(want, sizeof(want),
+		 "copychain: target '%s' is not a directory\n", b);
+	CHECK_OUT(&r, want);
+	CHECK_ENTRIES(work, "a b dir");
+	unlink(da);
+	unlink(db);
+	rmdir(dir);
+	unlink(a);
+	unlink(b);
+	free(a);
+	free(b);
+	free(dir);
+	free(missing);
+	free(da);
+	free(db);
+}
+
+/*
+ * A sparse SRC: 1 MiB of data at 4 GiB + 64 KiB in a file of 4 GiB +
+ * 2 MiB. Only the data extent is copied (one coroutine each, a few
+ * hundred steps, not 2 x 32k) and the copy stays sparse: few blocks, a
+ * hole up to the same offset, the same bytes there, the same size.
+ */
+static void case_sparse(void)
+{
+	char *src = path_in(work, "sparse"), *dst = path_in(work, "copy");
+	const off_t at = (4LL << 30) + (64 << 10), size = (4LL << 30) + (2 << 20);
+	static unsigned char a[1 << 20], b[1 << 20];
+	struct stat st;
+	struct run r;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < sizeof(a); i += 8) {
+		uint64_t x = rng();
+
+		memcpy(a + i, &x, 8);
+	}
+	fd = CHECK_SYS(open(src, O_WRONLY | O_CREAT | O_TRUNC, 0644));
+	CHECK_EQ(pwrite(fd, a, sizeof(a), at), (long long)sizeof(a));
+	CHECK_SYS(ftruncate(fd, size));
+	CHECK_SYS(close(fd));
+	run_copychain(&r, "--stats", src, dst, NULL);
+	CHECK_EQ(r.status, 0);
+	CHECK_OUT(&r, "copychain: 1 file, 1048576 bytes in ");
+	/* 8 chunks: 2 x 8 + 1, then the to-EOF tail: 1 + 1 (EOF) + 1 */
+	CHECK_OUT(&r, " MB/s), 20 steps, ");
+	CHECK_SYS(stat(dst, &st));
+	printf("copy: size %lld, %lld blocks of 512\n", (long long)st.st_size,
+	       (long long)st.st_blocks);
+	CHECK_EQ(st.st_size, (long long)size);
+	CHECK(st.st_blocks * 512 <= 2 << 20);
+	fd = CHECK_SYS(open(dst, O_RDONLY));
+	CHECK_EQ(lseek(fd, 0, SEEK_DATA), (long long)at);
+	CHECK_EQ(pread(fd, b, sizeof(b), at), (long long)sizeof(b));
+	CHECK(!memcmp(a, b, sizeof(a)));
+	CHECK_EQ(lseek(fd, at + (off_t)sizeof(a), SEEK_DATA), -1);
+	CHECK_SYS(close(fd));
+	unlink(src);
+	unlink(dst);
+	free(src);
+	free(dst);
+}
+
 /* bad input: an error, exit 1 or 2, nothing created or changed */
 static void case_errors(void)
 {
@@ -342,9 +673,10 @@ static void case_errors(void)
 	/* usage */
 	run_copychain(&r, NULL);
 	CHECK_EQ(r.status, 2);
-	CHECK_OUT(&r, "usage: copychain SRC DST");
+	CHECK_OUT(&r, "copychain: missing file operand\nTry 'copychain --help'");
 	run_copychain(&r, src, NULL);
 	CHECK_EQ(r.status, 2);
+	CHECK_OUT(&r, "copychain: missing destination file operand after '");
 	run_copychain(&r, src, dst, "--chunk", "0", NULL);
 	CHECK_EQ(r.status, 2);
 	CHECK_OUT(&r, "--chunk");
@@ -359,13 +691,14 @@ static void case_errors(void)
 	/* a missing SRC */
 	run_copychain(&r, missing, dst, NULL);
 	CHECK_EQ(r.status, 1);
-	CHECK_OUT(&r, "missing: No such file or directory");
+	CHECK_OUT(&r, "copychain: cannot stat '");
+	CHECK_OUT(&r, "/missing': No such file or directory\n");
 	CHECK_ENTRIES(work, "src");
 
 	/* SRC a directory */
 	run_copychain(&r, work, dst, NULL);
 	CHECK_EQ(r.status, 1);
-	CHECK_OUT(&r, "Is a directory");
+	CHECK_OUT(&r, "copychain: -r not specified; omitting directory '");
 	CHECK_ENTRIES(work, "src");
 
 	/* SRC not a regular file */
@@ -377,13 +710,14 @@ static void case_errors(void)
 	/* DST in a directory that is not there */
 	run_copychain(&r, src, in_missing, NULL);
 	CHECK_EQ(r.status, 1);
-	CHECK_OUT(&r, "no-such-dir: No such file or directory");
+	CHECK_OUT(&r, "copychain: cannot create regular file '");
+	CHECK_OUT(&r, "no-such-dir/dst': No such file or directory\n");
 	CHECK_ENTRIES(work, "src");
 
-	/* DST a directory */
+	/* DST a directory: the copy goes inside, here onto SRC itself */
 	run_copychain(&r, src, work, NULL);
 	CHECK_EQ(r.status, 1);
-	CHECK_OUT(&r, "Is a directory");
+	CHECK_OUT(&r, "' are the same file\n");
 	CHECK_ENTRIES(work, "src");
 
 	/* the same file, by its name and by a hard link */
@@ -454,6 +788,32 @@ static void case_enospc(void)
  * the process, DST is not created. A copy in chunks of 512 bytes takes
  * 16k steps, long enough to be caught running.
  */
+/* 1 if @pid has an unnamed (deleted) file open: the copy is under way */
+static int writing_unnamed(pid_t pid)
+{
+	char dir[64], path[384], link[512];
+	struct dirent *de;
+	int found = 0;
+	ssize_t n;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d))) {
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		found = !strncmp(link, work, strlen(work)) &&
+			strstr(link, "(deleted)");
+	}
+	closedir(d);
+	return found;
+}
+
 static void killed(int sig)
 {
 	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
@@ -468,14 +828,12 @@ static void killed(int sig)
 		execv(bin, (char *const *)argv);
 		_exit(127);
 	}
-	/* wait for dst.XXXXXX: the copy is under way */
-	for (tries = 0; tries < 20000; tries++) {
-		dir_entries(work, entries, sizeof(entries));
-		if (strstr(entries, "dst."))
-			break;
+	/* wait for the unnamed O_TMPFILE: the copy is under way */
+	for (tries = 0; tries < 20000 && !writing_unnamed(pid); tries++)
 		usleep(1000);
-	}
-	CHECK(strstr(entries, "dst."));
+	CHECK(writing_unnamed(pid));
+	dir_entries(work, entries, sizeof(entries));
+	CHECK(!strcmp(entries, "src"));	/* nothing named meanwhile */
 	usleep(20000);
 	CHECK_SYS(kill(pid, sig));
 	CHECK_SYS(waitpid(pid, &wst, 0));
@@ -490,6 +848,7 @@ static void killed(int sig)
 
 static void case_signal(void)
 {
+	killed(SIGKILL);
 	killed(SIGTERM);
 	killed(SIGINT);
 }
@@ -543,7 +902,7 @@ int main(int argc, char **argv)
 		rng_state = 0x9e3779b97f4a7c15ULL; /* xorshift's fixed point */
 	if (argc != 3) {
 		fprintf(stderr,
-			"usage: copychain_test COPYCHAIN host|errors|sizes|budget|enospc|signal\n");
+			"usage: copychain_test COPYCHAIN host|output|modes|nocap|multi|sparse|errors|sizes|budget|enospc|signal\n");
 		return 2;
 	}
 	bin = argv[1];
@@ -557,6 +916,16 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "host")) {
 		case_errors();
 		case_host();
+	} else if (!strcmp(mode, "output")) {
+		case_output();
+	} else if (!strcmp(mode, "modes")) {
+		case_modes();
+	} else if (!strcmp(mode, "nocap")) {
+		case_nocap();
+	} else if (!strcmp(mode, "multi")) {
+		case_multi();
+	} else if (!strcmp(mode, "sparse")) {
+		case_sparse();
 	} else if (!strcmp(mode, "errors")) {
 		case_errors();
 	} else if (!strcmp(mode, "sizes")) {
