@@ -5,7 +5,7 @@
 # Usage:
 #   initramfs/run-guest.sh --kernel BZIMAGE --initrd IMG [--timeout SECONDS]
 #       [--log-dir DIR] [--mem MiB] [--smp N] [--kvm] [--append ARGS]
-#       [--dracut-init] [--no-leak-check] -- CMD...
+#       [--dracut-init] [--no-leak-check] [--quiet] -- CMD...
 #
 # --append ARGS     extra kernel command-line arguments.
 # --dracut-init     boot through dracut's /init and its cmdline hook instead
@@ -13,6 +13,10 @@
 #                   same result, ~10 s slower on TCG.
 # --no-leak-check   skip the kmemleak scans after the command (they take
 #                   ~20 s on TCG with 2 GiB; ~10 s with 512 MiB).
+# --quiet           keep the serial console (firmware, kernel messages) in
+#                   console.log only and show the command's output instead,
+#                   as it comes; on a run without an exit status the last
+#                   lines of the console are shown too.
 # --kvm             use KVM instead of TCG (on the iocoro build machines a
 #                   KVM guest hangs at boot: TCG is the default on purpose).
 #
@@ -27,7 +31,8 @@
 # printk.devkmsg=on rd.shell=0 rdinit=/iocoro-init iocoro.cmd=<base64>.
 #
 # Logs in DIR (default ./guest-logs), replaced on every run:
-#   console.log  serial console (also shown on stdout while the guest runs)
+#   console.log  serial console (also shown on stdout while the guest runs,
+#                unless --quiet)
 #   output.log   stdout+stderr of the command (virtio-serial port)
 #   kernel.log   guest dmesg + kmemleak report (virtio-serial port)
 #   status.log   "exit=N" (virtio-serial port)
@@ -75,6 +80,7 @@ kvm=0
 append_extra=
 rdinit=/iocoro-init
 leakcheck=1
+quiet=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) [ $# -ge 2 ] || usage "--kernel needs a path"; kernel=$2; shift 2 ;;
@@ -87,6 +93,7 @@ while [ $# -gt 0 ]; do
 	--append) [ $# -ge 2 ] || usage "--append needs kernel arguments"; append_extra=$2; shift 2 ;;
 	--dracut-init) rdinit=/init; shift ;;
 	--no-leak-check) leakcheck=0; shift ;;
+	--quiet) quiet=1; shift ;;
 	--) shift; break ;;
 	-h | --help) usage "help" ;;
 	*) usage "unknown argument '$1' (the guest command goes after --)" ;;
@@ -154,6 +161,12 @@ else
 	accel=(-accel tcg)
 fi
 
+if [ "$quiet" = 1 ]; then
+	conchar=(-chardev "file,id=con,path=$console")
+else
+	conchar=(-chardev "stdio,id=con,signal=off,logfile=$console")
+fi
+
 qemu=(
 	qemu-system-x86_64 "${accel[@]}" -m "$mem"
 	# one socket per CPU: SeaBIOS's MP table (no ACPI here) lists only the
@@ -161,7 +174,7 @@ qemu=(
 	-smp "$smp,sockets=$smp,cores=1,threads=1"
 	-nodefaults -nographic -no-reboot -monitor none
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
-	-chardev "stdio,id=con,signal=off,logfile=$console"
+	"${conchar[@]}"
 	-serial chardev:con
 	-device virtio-serial-pci,id=vser
 	-chardev "file,id=st,path=$status"
@@ -176,8 +189,22 @@ echo "$prog: booting $(basename "$kernel") ($([ "$kvm" = 1 ] && echo kvm || echo
 echo "$prog: guest command: $cmd"
 start=$(date +%s.%N)
 set +e
-timeout --kill-after=10 "$timeout_s" "${qemu[@]}" < /dev/null 2> "$qemu_log"
-qemu_rc=$?
+if [ "$quiet" = 1 ]; then
+	# the command's output as it comes: tail ends after QEMU, having read
+	# what was written last
+	timeout --kill-after=10 "$timeout_s" "${qemu[@]}" < /dev/null 2> "$qemu_log" &
+	qemu_pid=$!
+	# a background job ignores SIGINT: pass ^C (and TERM) on to QEMU
+	trap 'kill -TERM "$qemu_pid" 2> /dev/null' INT TERM
+	tail -n +1 -f --pid="$qemu_pid" "$output" &
+	tail_pid=$!
+	wait "$qemu_pid"
+	qemu_rc=$?
+	wait "$tail_pid"
+else
+	timeout --kill-after=10 "$timeout_s" "${qemu[@]}" < /dev/null 2> "$qemu_log"
+	qemu_rc=$?
+fi
 set -e
 end=$(date +%s.%N)
 elapsed=$(printf '%.1f' "$(echo "$end - $start" | bc)")
@@ -258,6 +285,10 @@ fi
 if [ "$gate_rc" -ne 0 ]; then
 	echo "$prog: kernel-log gate findings:"
 	sed 's/^/  /' "$gate_out"
+fi
+if [ "$quiet" = 1 ] && [ -z "$guest_rc" ] && [ -s "$console" ]; then
+	echo "$prog: last lines of the console ($console):"
+	tail -n 30 "$console" | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/^/  /'
 fi
 if [ -s "$qemu_log" ]; then
 	echo "$prog: QEMU stderr:"

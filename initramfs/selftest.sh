@@ -7,10 +7,12 @@
 # Cases (one boot each, TCG unless --kvm):
 #   pass    true                              -> 0, "guest: PASS (exit 0)"
 #                                                (with the kmemleak scans)
-#   exit3   exit 3 (via dracut's /init hook)  -> 3
+#   exit3   exit 3 (via dracut's /init hook,  -> 3 (its output shown,
+#           --quiet)                             the console not)
 #   panic   echo exit=0; sysrq-c              -> 125 (console text is never
 #                                                read as a status)
-#   hang    sleep 100000, short --timeout     -> 124
+#   hang    sleep 100000, short --timeout,    -> 124 (with --quiet, the
+#           --quiet                              console's last lines shown)
 #   splat   "WARNING: ..." into /dev/kmsg and -> 126 (the gate reads the
 #           a real backtrace (sysrq-l), by       kernel-log port; the real
 #           the second of three commands run     report trips it alone too;
@@ -63,7 +65,7 @@ echo "iocoro selftest" > "$tmp/build/README"
 cp "$here/../tests/lib/guest-test.sh" "$tmp/build/guest-test.sh"
 launch=$tmp/build/guest-test.sh
 img=$tmp/selftest.img
-IOCORO_CTEST=0 IOCORO_EXTRA_INSTALL= "$here/build-initramfs.sh" "$tmp/build" "$img" ||
+IOCORO_CTEST=0 IOCORO_EXTRA_INSTALL='' "$here/build-initramfs.sh" "$tmp/build" "$img" ||
 	die "building the initramfs failed"
 
 passed=0
@@ -110,18 +112,19 @@ vhas() {
 run_case pass 0 \
 	'[ "$(tail -n 1 "$dir/run-guest.out")" = "guest: PASS (exit 0)" ] && grep -q "kmemleak scan (2/2)" "$dir/console.log" && grep -qx "iocoro: end of kernel log" "$dir/kernel.log"' \
 	-- true
-# (b) the command's status comes back; through dracut's /init + cmdline hook
+# (b) the command's status comes back; through dracut's /init + cmdline hook;
+# --quiet shows the command's output and none of the console
 run_case exit3 3 \
-	'vhas "command exited 3" && grep -q "dracut" "$dir/kernel.log"' \
-	--dracut-init --no-leak-check -- 'echo to-output; exit 3'
+	'vhas "command exited 3" && grep -q "dracut" "$dir/kernel.log" && grep -qx to-output "$dir/run-guest.out" && ! grep -q "Linux version" "$dir/run-guest.out" && grep -q "Linux version" "$dir/console.log"' \
+	--dracut-init --no-leak-check --quiet -- 'echo to-output; exit 3'
 # (c) panic: no status; "exit=0" on the console must not count
 run_case panic 125 \
 	'vhas "no exit status" && grep -q "Kernel panic" "$dir/console.log" && [ ! -s "$dir/status.log" ]' \
 	--no-leak-check -- 'echo exit=0; echo c > /proc/sysrq-trigger; sleep 60'
 # (d) hang: the command started and never ended
 run_case hang 124 \
-	'vhas timeout && grep -q "running: sleep 100000" "$dir/console.log"' \
-	--no-leak-check --timeout 60 -- 'sleep 100000'
+	'vhas timeout && grep -q "running: sleep 100000" "$dir/console.log" && grep -q "last lines of the console" "$dir/run-guest.out" && grep -q "running: sleep 100000" "$dir/run-guest.out"' \
+	--no-leak-check --quiet --timeout 60 -- 'sleep 100000'
 # (e) splat in the kernel log with a passing command: a fake WARNING line
 # (what the gate reads: it must come through the kernel-log port) and a real
 # kernel-generated backtrace (sysrq-l), which must trip the gate on its own;

@@ -55,7 +55,7 @@ do_initramfs() {
 do_demo() {
 	initramfs/run-guest.sh --kernel "$(kernel_obj)/arch/x86/boot/bzImage" \
 		--initrd "$img" --timeout "${IOCORO_GUEST_TIMEOUT:-600}" \
-		--log-dir "$run/guest-logs" -- \
+		--log-dir "$run/guest-logs" --quiet -- \
 		"$(printf '%q ' "$build/apps/copychain/copychain-demo.sh" "$mib")&& $(printf '%q ' "$build/apps/nopchain/nopchain" "$nops")"
 }
 
