@@ -147,12 +147,34 @@ while IFS= read -r line; do
 done < <(cat "${frags[@]}")
 [ "$bad" = 0 ] || die "config fragments for $flavour did not take (see above)"
 
+# progress every IOCORO_PROGRESS_S seconds while make runs: files compiled
+# (of how many the last full build of this flavour compiled) and the last one
+progress() {
+	local log=$1 full=$2 t0=$3 n last
+	# sleep's output away from the pipe it would keep open after a kill
+	while sleep "${IOCORO_PROGRESS_S:-60}" >/dev/null 2>&1; do
+		n=$(grep -c '^  CC ' "$log" || true)
+		last=$(grep '^  [A-Z]' "$log" | tail -n 1 | sed 's/^ *//; s/  */ /g')
+		printf 'kernel: %s: %d min, %d files compiled%s, last: %s\n' "$flavour" \
+			$((($(date +%s) - t0) / 60)) "$n" "${full:+ (a full build: $full)}" "$last"
+	done
+}
+
 echo "kernel: building $flavour bzImage with -j$jobs (log: $obj/build.log)"
 start=$(date +%s)
-if ! mk "$obj" -j"$jobs" bzImage >"$obj/build.log" 2>&1; then
+full=$(cat "$cache/.files-$flavour" 2>/dev/null || true)
+fresh=0
+[ -f "$obj/vmlinux" ] || fresh=1
+progress "$obj/build.log" "$full" "$start" &
+progress_pid=$!
+if ! make -C "$src" O="$obj" ARCH=x86_64 -j"$jobs" bzImage >"$obj/build.log" 2>&1; then
+	kill "$progress_pid" 2>/dev/null || true
 	grep -E 'error|Error' "$obj/build.log" | head -30 >&2
 	die "build of $flavour failed (full log: $obj/build.log)"
 fi
+kill "$progress_pid" 2>/dev/null || true
+# remember a build from scratch's count, for the next one's progress lines
+[ "$fresh" = 0 ] || grep -c '^  CC ' "$obj/build.log" >"$cache/.files-$flavour" || true
 mk "$obj" headers_install INSTALL_HDR_PATH="$obj/usr-headers" >/dev/null
 echo "kernel: $flavour built in $(( $(date +%s) - start ))s"
 echo "$build_key" >"$obj/.iocoro-key"
