@@ -10,6 +10,8 @@
 #   initramfs  initramfs/build-initramfs.sh: the build tree in a guest image
 #   guest      ctest -L guest inside QEMU on the debug kernel
 #   selftest   initramfs/selftest.sh: the guest harness checks itself
+#   docs       tests/docs/run-blocks.sh: the docs' runnable blocks, as
+#              printed, on the debug kernel
 #
 # Usage: scripts/test.sh
 # Environment:
@@ -18,8 +20,8 @@
 #                           <build dir>-run/test/
 #   IOCORO_KERNEL_HEADERS   exported uapi headers to build against
 #   IOCORO_GUEST_TIMEOUT    QEMU timeout of the guest stage in s (default 1200)
-#   IOCORO_SELFTEST=always  run the harness self-test even if it passed
-#                           before for the same initramfs/ and kernel
+#   IOCORO_SELFTEST=always  run the harness self-test and the docs' blocks
+#                           even if they passed before for the same inputs
 #
 # Every stage runs even after an earlier failure unless it needs that
 # stage's result; the exit status is non-zero if any stage failed or was
@@ -55,7 +57,7 @@ do_initramfs() {
 do_guest() {
 	initramfs/run-guest.sh --kernel "$(kernel_obj)/arch/x86/boot/bzImage" \
 		--initrd "$img" --timeout "${IOCORO_GUEST_TIMEOUT:-1200}" \
-		--log-dir "$run/guest-logs" -- \
+		--log-dir "$run/guest-logs" --quiet -- \
 		ctest --test-dir "$build" -L guest --no-tests=error --output-on-failure
 }
 
@@ -78,6 +80,26 @@ do_selftest() {
 	cp "$run/selftest.out" "$stamp"
 }
 
+# The docs' runnable blocks (README.md, docs/tutorial.md: "<!-- run: -->"),
+# as printed, on the debug kernel; a pass is remembered like the
+# self-test's, for the same blocks, runner, kernel and binaries they run.
+do_docs() {
+	local bz key stamp docs=(README.md docs/tutorial.md)
+	bz=$(kernel_obj)/arch/x86/boot/bzImage
+	key=$(cat "${docs[@]}" tests/docs/run-blocks.sh initramfs/*.sh \
+		initramfs/dracut/*/* "$bz" "$build/apps/copychain/copychain" \
+		"$build/docs/tutorial/orc" | sha256sum | cut -c1-16)
+	stamp=${IOCORO_CACHE:-/var/cache/iocoro}/docs-$key.passed
+	if [ -f "$stamp" ] && [ "${IOCORO_SELFTEST:-}" != always ]; then
+		echo "docs: passed before with these inputs ($key), see $stamp"
+		cat "$stamp"
+		return 0
+	fi
+	tests/docs/run-blocks.sh --kernel "$bz" --build "$build" "${docs[@]}" |
+		tee "$run/docs.out" || return 1
+	cp "$run/docs.out" "$stamp"
+}
+
 stage deps -- scripts/install-deps.sh
 stage configure --needs deps -- \
 	cmake -S "$root" -B "$build" -DIOCORO_KERNEL_HEADERS="${IOCORO_KERNEL_HEADERS:-}"
@@ -88,5 +110,6 @@ stage kernel --needs deps -- do_kernel
 stage initramfs --needs build -- do_initramfs
 stage guest --needs "kernel initramfs" -- do_guest
 stage selftest --needs kernel -- do_selftest
+stage docs --needs "kernel build" -- do_docs
 
 stages_summary "scripts/test.sh"
