@@ -13,7 +13,7 @@
 
 int main(int argc, char **argv)
 {
-	static char log[64 * 1024];
+	static char log[1 << 20];
 	struct iocoro_load_opts opts = {
 		.sz = sizeof(opts), .log_buf = log, .log_size = sizeof(log),
 	};

@@ -127,8 +127,10 @@ struct iocoro_load_opts {
 	size_t sz;
 	/*
 	 * Buffer for the verifier log of a program that fails to load
-	 * (NUL-terminated), or NULL. Keep it large (64 KiB): a log that
-	 * does not fit turns the error into -ENOSPC.
+	 * (NUL-terminated), or NULL. Keep it large (1 MiB; libbpf's own
+	 * is 16 MiB): the kernel keeps the end of a log that does not fit,
+	 * where the verifier's reason is, and fails the load with -ENOSPC
+	 * instead of the reason's -errno.
 	 */
 	char *log_buf;
 	size_t log_size;

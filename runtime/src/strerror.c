@@ -15,10 +15,9 @@ const char *iocoro_strerror(int err)
 	case 0:
 		return "Success";
 	case EOPNOTSUPP:
-		return "The running kernel lacks IORING_OP_BPF (iocoro's io_uring "
-		       "BPF series, kernel/patches/): boot the patched kernel, "
-		       "which kernel/build.sh builds and scripts/run-main.sh "
-		       "(or scripts/test.sh) runs in QEMU";
+		return "The running kernel lacks IORING_OP_BPF: run on a kernel "
+		       "with iocoro's io_uring BPF series applied (its source "
+		       "tree builds one and boots it in QEMU)";
 	case ELOOP:
 		return "The coroutine's step budget is spent "
 		       "(iocoro_set_budget(), IORING_REGISTER_BPF_BUDGET)";
@@ -39,18 +38,17 @@ const char *iocoro_strerror(int err)
 		       "coroutines on, detaching or budgeting another user's "
 		       "table too)";
 	case EINVAL:
-		return "Invalid argument (iocoro: IORING_OP_BPF cannot run on "
-		       "rings set up with IORING_SETUP_SQPOLL, "
-		       "IORING_SETUP_IOPOLL or IORING_SETUP_SQE128)";
-	case ENOENT:
-		return "No such file or directory (iocoro: or no SEC(\"iouring\") "
-		       "program in the object, or no such map entry)";
+		return "Invalid argument (iocoro: loading, the verifier refused "
+		       "a program, see iocoro_load_opts.log_buf; setting up a "
+		       "ring, IORING_OP_BPF cannot run with SQPOLL, IOPOLL or "
+		       "SQE128)";
 	case EACCES:
 		return "Permission denied (iocoro: or the verifier refused the "
 		       "program; its log is in iocoro_load_opts.log_buf)";
 	case ENOSPC:
-		return "No space left on device (iocoro: or the verifier log did "
-		       "not fit its buffer)";
+		return "No space left on device (iocoro: loading, the verifier "
+		       "log did not fit iocoro_load_opts.log_size; its last "
+		       "lines hold the reason)";
 	case ENOMSG:
 		return "No message of desired type (iocoro: the next CQE is not "
 		       "a coroutine's; reap it with liburing)";
