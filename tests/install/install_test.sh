@@ -53,7 +53,10 @@ c++ -Wall -Wextra -Werror -fsyntax-only $(pkg-config --cflags iocoro) "$tmp/cxx.
 	fail "iocoro.h does not compile as C++"
 
 echo "== orc on this host's kernel (without the series)"
-out=$(LD_LIBRARY_PATH="$(dirname "$lib")" "$tmp/out/orc" /etc/hostname 2>&1) &&
+# no LD_LIBRARY_PATH: the Makefile's rpath must find the installed library
+readelf -d "$tmp/out/orc" | grep -qE "R(UN)?PATH.*$(dirname "$lib")" ||
+	fail "orc has no rpath to $(dirname "$lib")"
+out=$(env -u LD_LIBRARY_PATH "$tmp/out/orc" /etc/hostname 2>&1) &&
 	rc=0 || rc=$?
 echo "$out"
 [ "$rc" = 1 ] || fail "orc exited $rc, expected 1"
