@@ -5,7 +5,7 @@
 # Usage:
 #   initramfs/run-guest.sh --kernel BZIMAGE --initrd IMG [--timeout SECONDS]
 #       [--log-dir DIR] [--mem MiB] [--smp N] [--kvm] [--append ARGS]
-#       [--dracut-init] [--no-leak-check] [--quiet] -- CMD...
+#       [--dracut-init] [--no-leak-check] [--quiet] [--disk IMG] -- CMD...
 #
 # --append ARGS     extra kernel command-line arguments.
 # --dracut-init     boot through dracut's /init and its cmdline hook instead
@@ -17,6 +17,9 @@
 #                   console.log only and show the command's output instead,
 #                   as it comes; on a run without an exit status the last
 #                   lines of the console are shown too.
+# --disk IMG        attach IMG (a raw disk image) as a virtio block device,
+#                   /dev/vda in the guest (a kernel with CONFIG_VIRTIO_BLK:
+#                   the release flavour); the guest mounts nothing itself.
 # --kvm             use KVM instead of TCG (on the iocoro build machines a
 #                   KVM guest hangs at boot: TCG is the default on purpose).
 #
@@ -81,6 +84,7 @@ append_extra=
 rdinit=/iocoro-init
 leakcheck=1
 quiet=0
+disk=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) [ $# -ge 2 ] || usage "--kernel needs a path"; kernel=$2; shift 2 ;;
@@ -94,6 +98,7 @@ while [ $# -gt 0 ]; do
 	--dracut-init) rdinit=/init; shift ;;
 	--no-leak-check) leakcheck=0; shift ;;
 	--quiet) quiet=1; shift ;;
+	--disk) [ $# -ge 2 ] || usage "--disk needs an image"; disk=$2; shift 2 ;;
 	--) shift; break ;;
 	-h | --help) usage "help" ;;
 	*) usage "unknown argument '$1' (the guest command goes after --)" ;;
@@ -104,6 +109,7 @@ done
 [ -n "$kernel" ] || usage "--kernel BZIMAGE is required"
 [ -n "$initrd" ] || usage "--initrd IMG is required"
 [ -f "$kernel" ] || die "kernel image '$kernel' not found (build it: kernel/build.sh debug)"
+[ -z "$disk" ] || [ -f "$disk" ] || die "disk image '$disk' not found"
 [ -f "$initrd" ] || die "initramfs '$initrd' not found (build it: initramfs/build-initramfs.sh BUILD_DIR OUT.img)"
 for v in timeout_s mem smp; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "--${v%_s} must be a positive integer, got '${!v}'"
@@ -184,6 +190,7 @@ qemu=(
 	-chardev "file,id=out,path=$output"
 	-device virtserialport,bus=vser.0,chardev=out,name=iocoro.output
 )
+[ -z "$disk" ] || qemu+=(-drive "file=$disk,format=raw,if=virtio,cache=writeback")
 
 echo "$prog: booting $(basename "$kernel") ($([ "$kvm" = 1 ] && echo kvm || echo tcg), ${mem} MiB, ${smp} cpu, timeout ${timeout_s}s), logs in $log_dir"
 echo "$prog: guest command: $cmd"

@@ -12,6 +12,8 @@ PKGS=(
 	pkg-config
 	# guest
 	qemu-system-x86 dracut-core busybox
+	# benchmarks: the disk image, the charts
+	e2fsprogs gnuplot-nox
 )
 
 missing=()

@@ -123,7 +123,7 @@ install() {
         mknod stat date uname true false test printf echo expr seq basename \
         dirname readlink realpath grep egrep awk tr wc cut sort uniq find \
         xargs od hexdump diff truncate md5sum sha256sum nproc mktemp yes \
-        nice nohup ps free pidof pkill setsid taskset losetup \
+        nice nohup ps free pidof pkill setsid taskset losetup split sync \
         busybox strace bpftool
 
     # Every MiB in the image costs ~0.2-0.4 s of boot on TCG + KASAN (the

@@ -1,0 +1,181 @@
+#!/bin/bash
+# The benchmark cases, run in the guest by bench/run.sh (and, tiny, by the
+# smoke test bench_smoke): every contender of a case once per round, the
+# order rotating from round to round, each copy checked against its
+# source. Writes CSV rows case,contender,round,metric,value to OUT.
+#
+# Usage: guest.sh --bin DIR --khz KHZ --out CSV [--rounds R] [--big-mib N]
+#                 [--small N] [--disk DEV] [--steps N] [--scale "1 64 ..."]
+#
+#   --bin DIR    the build dir (copychain, step_bench, uring_cp, bench_time)
+#   --khz KHZ    the host's TSC rate: rdtsc is the only honest clock here
+#   --disk DEV   also run the copy cases on an ext4 filesystem on DEV
+#                (mounted here, page cache dropped before every run)
+#   --cases "..." the cases to run (default "step scale copy small")
+set -euo pipefail
+
+bin='' khz='' out='' disk=''
+rounds=5 big_mib=1024 small=10000 steps=10000
+scale="1 64 1024 10000"
+cases="step scale copy small"
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--bin) bin=$2 ;;
+	--khz) khz=$2 ;;
+	--out) out=$2 ;;
+	--rounds) rounds=$2 ;;
+	--big-mib) big_mib=$2 ;;
+	--small) small=$2 ;;
+	--disk) disk=$2 ;;
+	--steps) steps=$2 ;;
+	--scale) scale=$2 ;;
+	--cases) cases=$2 ;;
+	*) echo "guest.sh: unknown argument $1" >&2; exit 2 ;;
+	esac
+	shift 2
+done
+if [ -z "$bin" ] || [ -z "$khz" ] || [ -z "$out" ]; then
+	echo "guest.sh: --bin, --khz and --out are required" >&2
+	exit 2
+fi
+
+cc=$bin/apps/copychain/copychain
+ucp=$bin/bench/copy/uring_cp
+btime=$bin/bench/copy/bench_time
+step=$bin/bench/step/step_bench
+for f in "$cc" "$ucp" "$btime" "$step"; do
+	[ -x "$f" ] || { echo "guest.sh: $f missing" >&2; exit 1; }
+done
+# copychain's depth and chunk, for the io_uring peer run at the same ones
+cc_qd=1 cc_bs=$((128 << 10))
+
+work=${TMPDIR:-/tmp}/bench
+rm -rf "$work"
+mkdir -p "$work"
+: > "$out"
+row() { echo "$1,$2,$3,$4,$5" >> "$out"; }
+say() { echo "bench: $*"; }
+
+# time_run CASE WHO ROUND DROP CMD...: one timed run; seconds to the CSV
+# (builtins where a fork would do: every process costs ~0.5 s on the
+# debug kernel the smoke test runs on)
+time_run() {
+	local cas=$1 who=$2 round=$3 drop=$4 t=$work/time secs line
+	shift 4
+	: > "$t"
+	if [ "$drop" = 1 ]; then
+		sync
+		echo 3 > /proc/sys/vm/drop_caches
+	fi
+	if ! "$btime" "$khz" "$t" "$@" > "$work/out" 2>&1; then
+		echo "bench: $cas $who round $round failed:" >&2
+		cat "$work/out" >&2
+		exit 1
+	fi
+	read -r secs < "$t"
+	row "$cas" "$who" "$round" seconds "$secs"
+	# the io_uring_enter() count a contender reports of itself
+	while IFS= read -r line; do
+		if [[ $line =~ \ ([0-9]+)\ io_uring_enter\ calls ]] ||
+			[[ $line =~ ^uring_cp:\ ([0-9]+)\ io_uring_submit_and_wait\ calls$ ]]; then
+			row "$cas" "$who" "$round" enters "${BASH_REMATCH[1]}"
+			break
+		fi
+	done < "$work/out"
+}
+
+# rotate R WORD...: the words, rotated left by R
+rotate() {
+	local r=$1 n
+	shift
+	n=$#
+	r=$((r % n))
+	echo "${@:r+1}" "${@:1:r}"
+}
+
+# one big file: each contender copies SRC to DST
+big_case() {
+	local cas=$1 dir=$2 drop=$3 r who src dst
+	src=$dir/big.src
+	dst=$dir/big.dst
+	say "$cas: ${big_mib} MiB, $rounds rounds"
+	head -c "${big_mib}M" /dev/urandom > "$src"
+	row "$cas" all "" bytes "$(stat -c %s "$src")"
+	for ((r = 1; r <= rounds; r++)); do
+		for who in $(rotate "$r" copychain cp uring_cp uring_cp_ccdepth rw_loop); do
+			rm -f "$dst"
+			case $who in
+			copychain) time_run "$cas" "$who" "$r" "$drop" "$cc" --stats "$src" "$dst" ;;
+			cp) time_run "$cas" "$who" "$r" "$drop" cp "$src" "$dst" ;;
+			uring_cp) time_run "$cas" "$who" "$r" "$drop" "$ucp" --fsync --stats "$src" "$dst" ;;
+			uring_cp_ccdepth) time_run "$cas" "$who" "$r" "$drop" "$ucp" --fsync --stats --qd "$cc_qd" --bs "$cc_bs" "$src" "$dst" ;;
+			rw_loop) time_run "$cas" "$who" "$r" "$drop" dd if="$src" of="$dst" bs=128K conv=fsync status=none ;;
+			esac
+			cmp "$src" "$dst" || { echo "bench: $cas: $who's copy differs" >&2; exit 1; }
+		done
+	done
+	rm -f "$src" "$dst"
+}
+
+# many small files: each contender copies the SRC directory's files
+small_case() {
+	local cas=$1 dir=$2 drop=$3 r who
+	say "$cas: $small files of 4 KiB, $rounds rounds"
+	mkdir -p "$dir/small.src"
+	head -c $((small * 4096)) /dev/urandom | split -b 4096 -a 5 -d - "$dir/small.src/f"
+	row "$cas" all "" files "$small"
+	for ((r = 1; r <= rounds; r++)); do
+		for who in $(rotate "$r" copychain cp uring_cp); do
+			rm -rf "$dir/small.dst"
+			mkdir "$dir/small.dst"
+			case $who in
+			copychain) time_run "$cas" "$who" "$r" "$drop" "$cc" --stats "$dir"/small.src/* "$dir/small.dst" ;;
+			cp) time_run "$cas" "$who" "$r" "$drop" cp -r "$dir/small.src/." "$dir/small.dst" ;;
+			uring_cp) time_run "$cas" "$who" "$r" "$drop" "$ucp" --fsync --stats "$dir"/small.src/* "$dir/small.dst" ;;
+			esac
+			diff -r "$dir/small.src" "$dir/small.dst" > /dev/null ||
+				{ echo "bench: $cas: $who's copies differ" >&2; exit 1; }
+		done
+	done
+	rm -rf "$dir/small.src" "$dir/small.dst"
+}
+
+# step_bench's rows as they are (case step, and its memory case)
+step_case() {
+	local csv=$work/step.csv
+	say "step: $steps dependent steps, $rounds rounds"
+	"$step" --rounds "$rounds" --steps "$steps" --coroutines 0 \
+		--tsc-khz "$khz" --csv "$csv" > "$work/step.txt"
+	sed 1d "$csv" >> "$out"
+}
+
+# kernel memory with M coroutines in flight: step_bench's memory case
+scale_case() {
+	local m csv=$work/scale.csv
+	for m in $scale; do
+		say "scale: $m coroutines in flight"
+		"$step" --rounds 1 --steps 100 --coroutines "$m" --tsc-khz "$khz" \
+			--csv "$csv" > "$work/scale.txt"
+		awk -F, -v m="$m" '$1 == "memory" { print "scale," $2 "," m "," $4 "," $5 }' \
+			"$csv" >> "$out"
+	done
+}
+
+row info kernel "" release "$(uname -r)"
+row info timer "" tsc_khz "$khz"
+row info rounds "" rounds "$rounds"
+want() { case " $cases " in *" $1 "*) return 0 ;; esac; return 1; }
+if [ -n "$disk" ]; then
+	mkdir -p /mnt/bench
+	mount -t ext4 "$disk" /mnt/bench
+fi
+! want step || step_case
+! want scale || scale_case
+! want copy || big_case copy_tmpfs "$work" 0
+! want small || small_case small_tmpfs "$work" 0
+if [ -n "$disk" ]; then
+	! want copy || big_case copy_disk /mnt/bench 1
+	! want small || small_case small_disk /mnt/bench 1
+	umount /mnt/bench
+fi
+say "done: $(wc -l < "$out") rows in $out"

@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Turn the rows bench/guest.sh wrote into the report.
+
+Usage: report.py BENCH.csv OUTDIR [VERSIONS.txt]
+
+Writes OUTDIR/table.md (the ratios, medians and spreads, the targets and
+whether they were met), OUTDIR/summary.csv (case,contender,metric,median,
+min,max,n) and, with gnuplot, OUTDIR/<case>.png. A ratio is the median of
+the per-round ratios (contenders of one round ran back to back), with the
+min..max of those ratios as its spread.
+"""
+import collections
+import csv
+import os
+import statistics
+import subprocess
+import sys
+
+src, outdir = sys.argv[1], sys.argv[2]
+versions = sys.argv[3] if len(sys.argv) > 3 else None
+os.makedirs(outdir, exist_ok=True)
+
+rows = collections.defaultdict(dict)      # (case, who, metric) -> {round: v}
+info = {}
+with open(src, newline="") as f:
+    for r in csv.reader(f):
+        if len(r) != 5 or r[0] == "case":
+            continue
+        cas, who, rnd, metric, val = r
+        if cas == "info":
+            info[who + "." + metric] = val
+            continue
+        try:
+            v = float(val)
+        except ValueError:
+            continue
+        rows[(cas, who, metric)][rnd] = v
+
+
+def per_round(cas, who, metric):
+    return {k: v for k, v in rows.get((cas, who, metric), {}).items()
+            if k.isdigit()}
+
+
+def stat(vals):
+    vals = list(vals)
+    return statistics.median(vals), min(vals), max(vals), len(vals)
+
+
+def ratio(cas, num, den, metric="seconds", invert=False):
+    """median (min, max) over rounds of den/num (times: num faster if > 1)"""
+    a, b = per_round(cas, num, metric), per_round(cas, den, metric)
+    rs = [(b[k] / a[k]) if not invert else (a[k] / b[k])
+          for k in a if k in b and a[k] > 0 and b[k] > 0]
+    return stat(rs) if rs else None
+
+
+def fmt_ratio(r):
+    return "n/a" if r is None else "%.2f (%.2f..%.2f)" % r[:3]
+
+
+def met(r, target):
+    if r is None:
+        return "no data"
+    return "met" if r[0] >= target else "**missed**"
+
+
+summary = []
+lines = ["# iocoro benchmarks", ""]
+if info:
+    lines += ["Kernel %s (release flavour) in QEMU TCG; rdtsc at %s kHz; %s rounds, "
+              "contenders alternating, the order rotating each round. Times under "
+              "TCG are not hardware times: read the ratios." % (
+                  info.get("kernel.release", "?"), info.get("timer.tsc_khz", "?"),
+                  info.get("rounds.rounds", "?")), ""]
+
+# ---- case 1: decision latency (step_bench)
+step_who = ["bpf", "loop", "link"]
+if any(per_round("step", w, "steps_per_s") for w in step_who):
+    lines += ["## 1. Decision latency: a chain of dependent NOP steps", "",
+              "| contender | steps/s median (min..max) | io_uring_enter per chain |",
+              "| --- | --- | --- |"]
+    for w in step_who:
+        v = per_round("step", w, "steps_per_s")
+        e = per_round("step", w, "enters")
+        if v:
+            m = stat(v.values())
+            summary.append(("step", w, "steps_per_s") + m)
+            lines.append("| %s | %.0f (%.0f..%.0f) | %s |" % (
+                w, m[0], m[1], m[2], "%.0f" % statistics.median(e.values()) if e else "?"))
+    r1 = ratio("step", "bpf", "loop", "steps_per_s", invert=True)
+    r2 = ratio("step", "bpf", "link", "steps_per_s", invert=True)
+    lines += ["", "bpf/loop steps/s: %s, target >= 2: %s. bpf/link: %s (the link "
+              "chain decides nothing: an upper bound)." % (fmt_ratio(r1), met(r1, 2.0), fmt_ratio(r2)), ""]
+
+# ---- cases 2 and 3: copies
+copy_cases = [("copy_tmpfs", "2. Big-file copy, tmpfs"),
+              ("copy_disk", "2. Big-file copy, ext4 on a virtio disk, page cache dropped"),
+              ("small_tmpfs", "3. Many small files, tmpfs"),
+              ("small_disk", "3. Many small files, ext4 on a virtio disk, page cache dropped")]
+targets = {"copy": [("uring_cp", 1.0), ("cp", 0.8)],
+           "small": [("uring_cp", 1.5), ("cp", 1.0)]}
+charts = []
+for cas, title in copy_cases:
+    whos = sorted({w for (c, w, m) in rows if c == cas and m == "seconds"})
+    if not whos:
+        continue
+    size = rows.get((cas, "all", "bytes"), {}).get("")
+    files = rows.get((cas, "all", "files"), {}).get("")
+    what = ("%.0f MiB" % (size / 2**20)) if size else ("%d files" % files if files else "")
+    lines += ["## %s (%s)" % (title, what), "",
+              "| contender | seconds median (min..max) | %s | io_uring_enter | copychain's speed vs it |" %
+              ("MB/s" if size else "files/s"), "| --- | --- | --- | --- | --- |"]
+    chart = []
+    for w in ["copychain"] + [w for w in whos if w != "copychain"]:
+        t = per_round(cas, w, "seconds")
+        if not t:
+            continue
+        m = stat(t.values())
+        summary.append((cas, w, "seconds") + m)
+        rate = (size / 1e6 / m[0]) if size else (files / m[0] if files else 0)
+        e = per_round(cas, w, "enters")
+        r = None if w == "copychain" else ratio(cas, "copychain", w)
+        lines.append("| %s | %.3f (%.3f..%.3f) | %.1f | %s | %s |" % (
+            w, m[0], m[1], m[2], rate,
+            "%.0f" % statistics.median(e.values()) if e else "-",
+            "-" if w == "copychain" else fmt_ratio(r)))
+        chart.append((w, m[0], m[1], m[2]))
+    lines.append("")
+    for peer, tgt in targets[cas.split("_")[0]]:
+        r = ratio(cas, "copychain", peer)
+        lines.append("- copychain vs %s: %s, target >= %.1f: %s" % (peer, fmt_ratio(r), tgt, met(r, tgt)))
+    lines.append("")
+    charts.append((cas, title, chart))
+
+# ---- case 5: scale (kernel memory per coroutine in flight)
+scale = collections.defaultdict(dict)
+for (c, w, m), d in rows.items():
+    if c == "scale":
+        for k, v in d.items():
+            scale[(w, int(k))][m] = v
+if scale:
+    lines += ["## 5. Scale: kernel memory with M in flight", "",
+              "bpf: coroutines, each waiting in a 60 s TIMEOUT it queued; timeout: bare "
+              "TIMEOUTs from user space (the floor). Slab growth from /proc/meminfo.", "",
+              "| contender | M | Slab kB | bytes per one |", "| --- | --- | --- | --- |"]
+    for (w, m) in sorted(scale):
+        d = scale[(w, m)]
+        if "slab_kb_inflight" in d and "slab_kb_before" in d:
+            kb = d["slab_kb_inflight"] - d["slab_kb_before"]
+            lines.append("| %s | %d | %+.0f | %.0f |" % (w, m, kb, kb * 1024 / m))
+            summary.append(("scale", w, "slab_bytes_per_one_M%d" % m, kb * 1024 / m, kb * 1024 / m, kb * 1024 / m, 1))
+    lines.append("")
+
+if versions and os.path.exists(versions):
+    lines += ["## Versions", "", "```"] + open(versions).read().rstrip().split("\n") + ["```", ""]
+
+with open(os.path.join(outdir, "table.md"), "w") as f:
+    f.write("\n".join(lines))
+with open(os.path.join(outdir, "summary.csv"), "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["case", "contender", "metric", "median", "min", "max", "n"])
+    for s in summary:
+        w.writerow([s[0], s[1], s[2]] + ["%.6g" % x for x in s[3:6]] + [s[6]])
+
+# ---- charts: median seconds with min..max, per copy case
+for cas, title, chart in charts:
+    dat = os.path.join(outdir, cas + ".dat")
+    with open(dat, "w") as f:
+        for i, (w, med, lo, hi) in enumerate(chart):
+            f.write("%d %s %g %g %g\n" % (i, w, med, lo, hi))
+    script = """set terminal pngcairo size 800,420 noenhanced
+set output '%s'
+set title '%s (lower is better; bars: median, whiskers: min..max)'
+set ylabel 'seconds (QEMU TCG)'
+set style fill solid 0.6
+set boxwidth 0.6
+set yrange [0:*]
+set xtics rotate by -20
+plot '%s' using 1:3:xtic(2) with boxes notitle, '' using 1:3:4:5 with yerrorbars lc rgb 'black' pt -1 notitle
+""" % (os.path.join(outdir, cas + ".png"), title, dat)
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print("report.py: no chart for %s: %s" % (cas, e), file=sys.stderr)
+    os.unlink(dat)
+
+print("\n".join(lines))

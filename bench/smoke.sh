@@ -1,0 +1,27 @@
+#!/bin/sh
+# bench_smoke (ctest, guest): bench/guest.sh's copy cases at tiny sizes,
+# one round, on tmpfs: every contender must run, its copy must equal the
+# source (guest.sh checks), and the CSV must hold one time per contender;
+# no timing is judged. (The step case has its own smoke test.)
+#
+# Usage: smoke.sh GUEST_SH BUILD_DIR
+set -u
+csv=$(mktemp "${TMPDIR:-/tmp}/bench-smoke.XXXXXX") || exit 1
+trap 'rm -f "$csv"' EXIT
+khz=$("$2/bench/step/step_bench" --measure-tsc) || exit 1
+"$1" --bin "$2" --khz "$khz" --out "$csv" --rounds 1 --big-mib 1 --small 10 \
+	--cases "copy small" || { echo "smoke: guest.sh failed" >&2; exit 1; }
+fail=0
+for row in copy_tmpfs,copychain copy_tmpfs,cp copy_tmpfs,uring_cp \
+	copy_tmpfs,uring_cp_ccdepth copy_tmpfs,rw_loop small_tmpfs,copychain \
+	small_tmpfs,cp small_tmpfs,uring_cp; do
+	n=$(grep -c "^$row,1,seconds,[0-9.]*$" "$csv")
+	[ "$n" = 1 ] || { echo "smoke: $n time rows for $row" >&2; fail=1; }
+done
+# copychain and uring_cp count their io_uring_enter calls
+for row in copy_tmpfs,copychain small_tmpfs,copychain copy_tmpfs,uring_cp; do
+	grep -q "^$row,1,enters,[1-9][0-9]*$" "$csv" ||
+		{ echo "smoke: no enters row for $row" >&2; fail=1; }
+done
+[ "$fail" = 0 ] && echo "smoke: ok ($(wc -l < "$csv") rows)"
+exit "$fail"
