@@ -84,9 +84,9 @@ do_selftest() {
 # as printed, on the debug kernel; a pass is remembered like the
 # self-test's, for the same blocks, runner, kernel and binaries they run.
 do_docs() {
-	local bz key stamp docs=(README.md docs/tutorial.md)
+	local bz key stamp docs=(README.md docs/tutorial.md docs/kernel-series.md)
 	bz=$(kernel_obj)/arch/x86/boot/bzImage
-	key=$(cat "${docs[@]}" tests/docs/run-blocks.sh initramfs/*.sh \
+	key=$(cat "${docs[@]}" tests/docs/run-blocks.sh initramfs/*.sh kernel/patches/* \
 		initramfs/dracut/*/* "$bz" "$build/apps/copychain/copychain" \
 		"$build/docs/tutorial/orc" | sha256sum | cut -c1-16)
 	stamp=${IOCORO_CACHE:-/var/cache/iocoro}/docs-$key.passed
