@@ -24,7 +24,7 @@ IOCORO_CASE(release_ring_first)
 	wait_prog_gone(id);
 }
 
-/* program fd closed first: the ring's reference keeps it, until the ring goes */
+/* program fd closed first: the ring's reference keeps it until the ring goes */
 IOCORO_CASE(release_prog_first)
 {
 	struct io_uring ring;
