@@ -46,6 +46,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bpf_insn.h"
 #include "case.h"
 #include "check.h"
 #include "uring_bpf.h"
@@ -128,23 +129,6 @@ void set_nop_chain(struct chain_bpf *skel, unsigned int len);
 
 /* the chain's first request (UD_BPF), with no CQE unless it fails */
 void prep_nop_chain(struct io_uring *ring);
-/* raw BPF instructions, for programs the verifier must judge */
-#define INSN(c, d, s, o, i)                                                   \
-	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s),      \
-			    .off = (o), .imm = (i) })
-#define MOV64_IMM(d, i) INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
-#define MOV64_REG(d, s) INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
-#define ADD64_IMM(d, i) INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
-#define LDX(sz, d, s, o) INSN(BPF_LDX | BPF_MEM | (sz), d, s, o, 0)
-#define STX(sz, d, s, o) INSN(BPF_STX | BPF_MEM | (sz), d, s, o, 0)
-#define ST(sz, d, o, i) INSN(BPF_ST | BPF_MEM | (sz), d, 0, o, i)
-#define XADD(sz, d, s, o) INSN(BPF_STX | BPF_ATOMIC | (sz), d, s, o, BPF_ADD)
-#define CALL(f) INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
-#define EXIT() INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
-/* r0 = imm64 (two instructions) */
-#define LD_IMM64(d, v)                                                        \
-	INSN(BPF_LD | BPF_DW | BPF_IMM, d, 0, 0, (__s32)(__u32)(v)),          \
-		INSN(0, 0, 0, 0, (__s32)(__u32)((__u64)(v) >> 32))
 
 /*
  * Loading @n instructions as an iouring program (BPF_F_* @flags) fails

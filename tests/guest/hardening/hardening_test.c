@@ -80,6 +80,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bpf_insn.h"
 #include "case.h"
 #include "check.h"
 #include "uring_bpf.h"
@@ -94,12 +95,7 @@ _Static_assert(IORING_OP_BPF == 58, "IORING_OP_BPF is 58");
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* must match hardening.bpf.c */
-#define SQE_SIZE 64
-#define QB_NB 4
-#define QB_MAX 32
-#define BQ_DONE 1234
-#define BQ_NOP_UD 0x0e0e000000000000ULL
+#include "hardening_progs.h" /* shared with hardening.bpf.c */
 
 #define UD_BPF 0xb0f0000000000000ULL /* | batch (qbatch) */
 #define UD_READ 0x4ead000000000001ULL
@@ -688,15 +684,6 @@ IOCORO_CASE(reattach)
 }
 
 /* =================================================== 5. return value */
-
-#define INSN(c, d, s, o, i)                                                   \
-	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s),      \
-			    .off = (o), .imm = (i) })
-#define MOV64_IMM(d, i) INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
-#define MOV32_IMM(d, i) INSN(BPF_ALU | BPF_MOV | BPF_K, d, 0, 0, i)
-#define MOV64_REG(d, s) INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
-#define CALL(f) INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
-#define EXIT() INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 
 static char vlog[1 << 16];
 

@@ -35,6 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bpf_insn.h"
 #include "case.h"
 #include "check.h"
 #include "uring_bpf.h"
@@ -91,17 +92,6 @@ static void refuse_prog(const char *name, int err, const char *msg)
 }
 
 /* ------------------------------------------------- raw queue_sqe sizes */
-
-#define INSN(c, d, s, o, i)                                                   \
-	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s),      \
-			    .off = (o), .imm = (i) })
-#define MOV64_IMM(d, i) INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
-#define MOV64_REG(d, s) INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
-#define ADD64_IMM(d, i) INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
-#define LDX(sz, d, s, o) INSN(BPF_LDX | BPF_MEM | (sz), d, s, o, 0)
-#define ST(sz, d, o, i) INSN(BPF_ST | BPF_MEM | (sz), d, 0, o, i)
-#define CALL(f) INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
-#define EXIT() INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 
 /*
  * A zeroed 64-byte SQE at fp-64, queued with r3 = @len (@var: r3 = the
