@@ -15,6 +15,20 @@
 #       kernel-log gate names the test a splat belongs to. <command> may be
 #       a target name, as with add_test(). Every guest test goes through it:
 #       unit_guest_launcher checks that.
+#   iocoro_guest_suite(<suite> SOURCES <src.c>... [BPF <x.bpf.c>...]
+#                      [LIBS <lib>...])
+#       a suite of self-registering cases (tests/lib/case.h): one binary
+#       <suite>_test of the SOURCES, the skeletons of the BPF programs
+#       (<suite>_<x>_skel, header <x>.skel.h) and iocoro_caselib (its
+#       main()). The cases are read from the sources' IOCORO_CASE(name) and
+#       IOCORO_CASE_OPTS(name, .timeout = N, .serial = true) lines at
+#       configure time (a changed source reconfigures), each becomes the
+#       guest test <suite>_<case>, and the host check check_cases_<suite>
+#       compares them with "<suite>_test --list". Adding a case touches
+#       only its .c (and .bpf.c).
+#
+# Labels: unit (host tests of code), check (host checks of the tree: style,
+# docs, install, test registration), guest (in the QEMU guest).
 
 set(IOCORO_GUEST_TEST_TIMEOUT 120 CACHE STRING "Default per-test timeout (s) of guest tests (TCG is slow)")
 
@@ -56,4 +70,78 @@ function(iocoro_guest_add_test name command)
     COMMAND ${IOCORO_GUEST_LAUNCHER} ${name} ${command} ${ARGN})
   set_tests_properties(${name} PROPERTIES LABELS guest
     TIMEOUT ${IOCORO_GUEST_TEST_TIMEOUT})
+endfunction()
+
+# the IOCORO_CASE lines of @src: appends "name[ timeout=N][ serial]" to the
+# list @out_var
+function(_iocoro_suite_cases src out_var)
+  set(cases ${${out_var}})
+  file(STRINGS ${src} lines REGEX "^IOCORO_CASE(_OPTS)?\\(")
+  foreach(line IN LISTS lines)
+    if(NOT line MATCHES "^IOCORO_CASE(_OPTS)?\\(([A-Za-z0-9_]+)(,[^)]*)?\\)$")
+      message(FATAL_ERROR "${src}: cannot parse '${line}': write "
+        "IOCORO_CASE(name) or IOCORO_CASE_OPTS(name, .timeout = N, "
+        ".serial = true) on one line")
+    endif()
+    set(entry ${CMAKE_MATCH_2})
+    set(opts "${CMAKE_MATCH_3}")
+    if(opts MATCHES "\\.timeout *= *([0-9]+)")
+      string(APPEND entry " timeout=${CMAKE_MATCH_1}")
+    endif()
+    if(opts MATCHES "\\.serial *= *true")
+      string(APPEND entry " serial")
+    endif()
+    list(APPEND cases "${entry}")
+  endforeach()
+  set(${out_var} ${cases} PARENT_SCOPE)
+endfunction()
+
+function(iocoro_guest_suite suite)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;BPF;LIBS")
+  if(ARG_UNPARSED_ARGUMENTS OR NOT ARG_SOURCES)
+    message(FATAL_ERROR "iocoro_guest_suite(${suite} SOURCES <src.c>... "
+      "[BPF <x.bpf.c>...] [LIBS <lib>...])")
+  endif()
+  set(bin ${suite}_test)
+  add_executable(${bin} ${ARG_SOURCES})
+  target_link_libraries(${bin} PRIVATE iocoro_caselib ${ARG_LIBS})
+  foreach(bpf IN LISTS ARG_BPF)
+    get_filename_component(stem ${bpf} NAME)
+    string(REGEX REPLACE "\\.bpf\\.c$" "" stem ${stem})
+    iocoro_bpf_skeleton(${suite}_${stem}_skel ${bpf})
+    target_link_libraries(${bin} PRIVATE ${suite}_${stem}_skel)
+  endforeach()
+
+  set(cases)
+  foreach(src IN LISTS ARG_SOURCES)
+    get_filename_component(src ${src} ABSOLUTE)
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${src})
+    _iocoro_suite_cases(${src} cases)
+  endforeach()
+  if(NOT cases)
+    message(FATAL_ERROR "iocoro_guest_suite(${suite}): no IOCORO_CASE in "
+      "${ARG_SOURCES}")
+  endif()
+
+  foreach(entry IN LISTS cases)
+    string(REGEX MATCH "^[A-Za-z0-9_]+" case "${entry}")
+    iocoro_guest_add_test(${suite}_${case} ${bin} ${case})
+    if(entry MATCHES " timeout=([0-9]+)")
+      set_tests_properties(${suite}_${case} PROPERTIES
+        TIMEOUT ${CMAKE_MATCH_1})
+    endif()
+    if(entry MATCHES " serial")
+      set_tests_properties(${suite}_${case} PROPERTIES RUN_SERIAL ON)
+    endif()
+  endforeach()
+
+  set(list_file ${CMAKE_CURRENT_BINARY_DIR}/${suite}.cases)
+  string(REPLACE ";" "\n" text "${cases}")
+  file(WRITE ${list_file} "${text}\n")
+  add_test(NAME check_cases_${suite}
+    COMMAND ${CMAKE_COMMAND} -DSUITE_BIN=$<TARGET_FILE:${bin}>
+            -DCASES=${list_file}
+            -P ${CMAKE_SOURCE_DIR}/tests/lib/check_cases.cmake)
+  set_tests_properties(check_cases_${suite} PROPERTIES LABELS check
+    TIMEOUT 30)
 endfunction()

@@ -3,7 +3,7 @@
  * BPF_PROG_TYPE_IOURING programs for the guest tests of patches 0005-0009
  * ("decisions in the kernel"): the previous completion in the context, the
  * program's return value as the request's result, bpf_io_uring_emit_cqe(),
- * the step budget and sleepable programs. chain_test.c drives them through
+ * the step budget and sleepable programs. the chain suite drives them through
  * the globals below (set by user space through the skeleton's mmap of
  * .bss, which a forked child shares with its parent) and reads back what
  * they saw and did.
@@ -23,6 +23,8 @@ static long (*bpf_io_uring_emit_cqe)(void *ctx, __u64 user_data, __s32 res,
 	(void *)BPF_FUNC_io_uring_emit_cqe;
 
 #define SQE_SIZE 64
+
+#include "chain_progs.h"
 
 /* ------------------------------------------------------------ nop_chain */
 /*
@@ -97,8 +99,6 @@ fail:
  * never touched: the copy has to fault it in) and rc_bad_addr (not mapped:
  * the copy fails).
  */
-#define RC_LEN 32
-
 __u64 rc_buf;
 char rc_want[RC_LEN];
 char rc_got[RC_LEN];
@@ -190,8 +190,6 @@ int fail_abort(struct io_uring_bpf_ctx *ctx)
  * returns how many the helper accepted; em_err counts refusals, em_last_err
  * is the last error.
  */
-#define EM_MAX 256
-
 __u32 em_nr;
 __u64 em_base;
 __u32 em_ok;
@@ -223,8 +221,6 @@ int emit_many(struct io_uring_bpf_ctx *ctx)
  * Posts ev_n (<= EV_MAX) CQEs given field by field, records each helper
  * result, returns ev_ret.
  */
-#define EV_MAX 4
-
 __u32 ev_n;
 __u64 ev_ud[EV_MAX];
 __s32 ev_res[EV_MAX];
@@ -253,8 +249,6 @@ int emit_vals(struct io_uring_bpf_ctx *ctx)
  * fn_n 1 a runaway self-requeueing coroutine, with more a fan-out. Only
  * the budget ends it.
  */
-#define FN_MAX 8
-
 __u32 fn_n;
 __u32 fn_idx;
 __u64 fn_ud;

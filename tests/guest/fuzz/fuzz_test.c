@@ -63,6 +63,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "case.h"
 #include "check.h"
 #include "seed.h"
 #include "uring_bpf.h"
@@ -807,7 +808,7 @@ static int other_type_prog(void)
 				       "GPL", insns, ARRAY_SIZE(insns), NULL));
 }
 
-int main(void)
+IOCORO_CASE(abi)
 {
 	const char *env = getenv("IOCORO_FUZZ_ITERS");
 	unsigned long iters = FZ_DEFAULT_ITERS, i;
@@ -816,7 +817,6 @@ int main(void)
 	uint64_t seed, t0, ms;
 	int err;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	seed = test_seed("fuzz");
 	/* random reads of fd 0 never take the test's stdin */
 	err = CHECK_SYS(open("/dev/null", O_RDONLY));
@@ -889,5 +889,4 @@ int main(void)
 	       nr_distinct, nr_results, ms);
 	fuzz_bpf__destroy(skel);
 	close(prog_other_fd);
-	return 0;
 }

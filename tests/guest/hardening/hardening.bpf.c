@@ -20,7 +20,7 @@ static long (*bpf_io_uring_emit_cqe)(void *ctx, __u64 user_data, __s32 res,
 				     __u32 flags) =
 	(void *)BPF_FUNC_io_uring_emit_cqe;
 
-#define SQE_SIZE 64
+#include "hardening_progs.h"
 
 /* --------------------------------------------------------------- qbatch */
 /*
@@ -29,9 +29,6 @@ static long (*bpf_io_uring_emit_cqe)(void *ctx, __u64 user_data, __s32 res,
  * recording each helper result in qb_rc[b]; returns qb_ret[b]. User space
  * builds the SQEs with liburing, so this one program can queue anything.
  */
-#define QB_NB 4
-#define QB_MAX 32
-
 __u8 qb_sqes[QB_NB][QB_MAX][SQE_SIZE];
 __u32 qb_n[QB_NB];
 __s32 qb_ret[QB_NB];
@@ -228,8 +225,6 @@ int tick(struct io_uring_bpf_ctx *ctx)
  */
 #define BQ_DEPTH 8
 #define BQ_FAN 4
-#define BQ_DONE 1234
-#define BQ_NOP_UD 0x0e0e000000000000ULL
 
 __u32 bq_idx;
 __u32 bq_fan;

@@ -51,7 +51,7 @@
  *                    kernels' SEND_MSG_RING ...) are -EINVAL whatever the
  *                    fd; the BPF opcodes are 48..50 (v2: 31..33, -EBADF)
  *
- * Usage: hardening_test <case> | --list | --check-list a,b,...
+ * Usage: hardening_test <case> | --list   (tests/lib/case.h)
  *
  * Every case asserts exact values and fails on the first mismatch; none
  * skips. Cases that measure print their numbers on stdout. The only timed
@@ -80,6 +80,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bpf_insn.h"
+#include "case.h"
 #include "check.h"
 #include "uring_bpf.h"
 #include "hardening.skel.h"
@@ -93,12 +95,7 @@ _Static_assert(IORING_OP_BPF == 58, "IORING_OP_BPF is 58");
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* must match hardening.bpf.c */
-#define SQE_SIZE 64
-#define QB_NB 4
-#define QB_MAX 32
-#define BQ_DONE 1234
-#define BQ_NOP_UD 0x0e0e000000000000ULL
+#include "hardening_progs.h" /* shared with hardening.bpf.c */
 
 #define UD_BPF 0xb0f0000000000000ULL /* | batch (qbatch) */
 #define UD_READ 0x4ead000000000001ULL
@@ -311,7 +308,7 @@ static void qb_getsockopt(struct hardening_bpf *skel, unsigned int b,
  * and rewrites the table's SQE buffer, or the table is detached (freed in
  * v2). Either way the first uring_cmd must answer SO_TYPE into val1.
  */
-static void t_sqe_lifetime(void)
+IOCORO_CASE(sqe_lifetime)
 {
 	static int val1, val2;
 	static char buf[8];
@@ -434,7 +431,7 @@ static void expect_open_ok(const struct io_uring_cqe *cqes, unsigned int n,
 	close(c->res);
 }
 
-static void t_personality(void)
+IOCORO_CASE(personality)
 {
 	char path[] = "/tmp/iocoro-hard-XXXXXX";
 	struct hardening_bpf *skel = skel_load(), *wskel;
@@ -584,7 +581,7 @@ static void run_owner_child(struct io_uring *ring, struct hardening_bpf *skel,
 	uring_sync_sq(ring);
 }
 
-static void t_owner(void)
+IOCORO_CASE(owner)
 {
 	struct hardening_bpf *skel = skel_load();
 	struct io_uring_cqe cqe;
@@ -635,7 +632,7 @@ static void read_then_bpf(struct io_uring *ring, int rfd, char *buf)
 	CHECK_EQ(uring_wait_cqe_ms(ring, &cqe, URING_NO_CQE_MS), -ETIME);
 }
 
-static void t_reattach(void)
+IOCORO_CASE(reattach)
 {
 	struct hardening_bpf *skel = skel_load();
 	struct io_uring_cqe cqes[2];
@@ -687,15 +684,6 @@ static void t_reattach(void)
 }
 
 /* =================================================== 5. return value */
-
-#define INSN(c, d, s, o, i)                                                   \
-	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s),      \
-			    .off = (o), .imm = (i) })
-#define MOV64_IMM(d, i) INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
-#define MOV32_IMM(d, i) INSN(BPF_ALU | BPF_MOV | BPF_K, d, 0, 0, i)
-#define MOV64_REG(d, s) INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
-#define CALL(f) INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
-#define EXIT() INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
 
 static char vlog[1 << 16];
 
@@ -752,7 +740,7 @@ static void expect_result(struct io_uring *ring, const char *what,
 	close(fd);
 }
 
-static void t_retval_pointer(void)
+IOCORO_CASE(retval_pointer)
 {
 	const struct bpf_insn ctx_ptr[] = { MOV64_REG(BPF_REG_0, BPF_REG_1),
 					    EXIT() };
@@ -785,7 +773,7 @@ static void t_retval_pointer(void)
 
 /* ============================================================ 6. drain */
 
-static void t_drain(void)
+IOCORO_CASE(drain)
 {
 	struct hardening_bpf *skel = skel_load();
 	struct io_uring_cqe cqes[3], *cqe;
@@ -924,7 +912,7 @@ static void emit_run(struct io_uring *ring, struct hardening_bpf *skel,
 	free(cqes);
 }
 
-static void t_emit_cap(void)
+IOCORO_CASE(emit_cap)
 {
 	struct io_uring_params p = {
 		.flags = IORING_SETUP_CQSIZE,
@@ -1154,13 +1142,13 @@ static void starvation_busy(unsigned int flags, const char *name)
 	hardening_bpf__destroy(skel);
 }
 
-static void t_starvation(void)
+IOCORO_CASE(starvation)
 {
 	starvation_timeouts(0, "starvation", ST_CHAINS);
 	starvation_busy(0, "starvation");
 }
 
-static void t_starvation_defer(void)
+IOCORO_CASE(starvation_defer)
 {
 	const unsigned int f = IORING_SETUP_SINGLE_ISSUER |
 			       IORING_SETUP_DEFER_TASKRUN;
@@ -1290,7 +1278,7 @@ static void stop_one(unsigned int flags, const char *name,
 	hardening_bpf__destroy(skel);
 }
 
-static void t_stop(void)
+IOCORO_CASE(stop)
 {
 	const unsigned int f = IORING_SETUP_SINGLE_ISSUER |
 			       IORING_SETUP_DEFER_TASKRUN;
@@ -1344,7 +1332,7 @@ static void failslab_off(void)
 	write_file(FAILSLAB "/times", "1");
 }
 
-static void t_dropped_batch(void)
+IOCORO_CASE(dropped_batch)
 {
 	struct hardening_bpf *skel = skel_load();
 	struct io_uring_cqe cqes[DB_NOPS + 1];
@@ -1414,7 +1402,7 @@ static void bq_reset(struct hardening_bpf *skel, unsigned int fan)
 	memset(skel->bss->bq_rc, 0x11, sizeof(skel->bss->bq_rc));
 }
 
-static void t_budget_queue(void)
+IOCORO_CASE(budget_queue)
 {
 	struct hardening_bpf *skel = skel_load();
 	struct io_uring_cqe cqes[6];
@@ -1471,7 +1459,7 @@ static void t_budget_queue(void)
 
 /* ============================================ issue 14: register numbers */
 
-static void t_register_gap(void)
+IOCORO_CASE(register_gap)
 {
 	struct io_uring_sqe sqe;
 	struct io_uring ring;
@@ -1498,80 +1486,4 @@ static void t_register_gap(void)
 	CHECK_EQ(uring_detach(&ring), -ENXIO);
 	CHECK_EQ(uring_set_budget(&ring, 1), -ENXIO);
 	io_uring_queue_exit(&ring);
-}
-
-/* ================================================================ main */
-
-struct test_case {
-	const char *name;
-	void (*fn)(void);
-};
-
-#define CASE(n) { #n, t_##n }
-
-static const struct test_case cases[] = {
-	CASE(sqe_lifetime),
-	CASE(personality),
-	CASE(owner),
-	CASE(reattach),
-	CASE(retval_pointer),
-	CASE(drain),
-	CASE(emit_cap),
-	CASE(starvation),
-	CASE(starvation_defer),
-	CASE(stop),
-	CASE(dropped_batch),
-	CASE(budget_queue),
-	CASE(register_gap),
-};
-
-/* @list (comma-separated) names exactly the cases, in order */
-static int check_list(const char *list)
-{
-	char *copy = strdup(list), *save = NULL, *name;
-	unsigned int i = 0;
-
-	CHECK(copy != NULL);
-	for (name = strtok_r(copy, ",", &save); name;
-	     name = strtok_r(NULL, ",", &save), i++) {
-		if (i >= ARRAY_SIZE(cases) || strcmp(name, cases[i].name))
-			FAIL("CMake's HARDENING_CASES entry %u is '%s', the "
-			     "case table's is '%s'", i, name,
-			     i < ARRAY_SIZE(cases) ? cases[i].name : "(none)");
-	}
-	if (i != ARRAY_SIZE(cases))
-		FAIL("CMake's HARDENING_CASES has %u entries, the case table "
-		     "%zu", i, ARRAY_SIZE(cases));
-	free(copy);
-	return 0;
-}
-
-int main(int argc, char **argv)
-{
-	unsigned int i;
-
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc == 2 && !strcmp(argv[1], "--list")) {
-		for (i = 0; i < ARRAY_SIZE(cases); i++)
-			printf("%s\n", cases[i].name);
-		return 0;
-	}
-	if (argc == 3 && !strcmp(argv[1], "--check-list"))
-		return check_list(argv[2]);
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s <case> | --list | --check-list "
-				"a,b,...\n",
-			argv[0]);
-		return 2;
-	}
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		if (!strcmp(argv[1], cases[i].name)) {
-			cases[i].fn();
-			printf("%s: ok\n", cases[i].name);
-			return 0;
-		}
-	}
-	fprintf(stderr, "%s: no case '%s' (--list shows them)\n", argv[0],
-		argv[1]);
-	return 2;
 }

@@ -39,7 +39,7 @@
  *   wait_skipped_then_cqe      a thread waiting for one CQE gets it when the
  *                              last of a link of CQE-skipping NOPs posts it
  *
- * Usage: regress_test <case> | --list | --check-list a,b,...
+ * Usage: regress_test <case> | --list   (tests/lib/case.h)
  *
  * Every case asserts exact values and fails on the first mismatch; none
  * skips. Nothing waits without a bound: a CQE that does not come within
@@ -56,6 +56,7 @@
 #include <stdbool.h>
 #include <unistd.h>
 
+#include "case.h"
 #include "check.h"
 #include "uring_bpf.h"
 
@@ -109,12 +110,12 @@ static void expect_gap_einval(const char *what, int fd, unsigned int flag)
 	}
 }
 
-static void t_register_reserved_blind(void)
+IOCORO_CASE(register_reserved_blind)
 {
 	expect_gap_einval("fd -1", -1, 0);
 }
 
-static void t_register_reserved_ring(void)
+IOCORO_CASE(register_reserved_ring)
 {
 	struct io_uring ring;
 
@@ -123,7 +124,7 @@ static void t_register_reserved_ring(void)
 	io_uring_queue_exit(&ring);
 }
 
-static void t_register_reserved_notring(void)
+IOCORO_CASE(register_reserved_notring)
 {
 	int fd = CHECK_SYS(open("/dev/null", O_RDWR | O_CLOEXEC));
 
@@ -134,7 +135,7 @@ static void t_register_reserved_notring(void)
 	CHECK_SYS(close(fd));
 }
 
-static void t_register_reserved_registered(void)
+IOCORO_CASE(register_reserved_registered)
 {
 	struct io_uring ring;
 
@@ -149,7 +150,7 @@ static void t_register_reserved_registered(void)
 	io_uring_queue_exit(&ring);
 }
 
-static void t_register_past_last(void)
+IOCORO_CASE(register_past_last)
 {
 	static const unsigned int ops[] = {
 		IORING_REGISTER_LAST, IORING_REGISTER_LAST + 1, 63, 64, 255,
@@ -182,7 +183,7 @@ static void t_register_past_last(void)
 	io_uring_queue_exit(&ring);
 }
 
-static void t_register_bounds(void)
+IOCORO_CASE(register_bounds)
 {
 	struct io_uring_probe *probe;
 	struct io_uring ring;
@@ -219,7 +220,7 @@ static void t_register_bounds(void)
 	io_uring_queue_exit(&ring);
 }
 
-static void t_msg_ring_sync(void)
+IOCORO_CASE(msg_ring_sync)
 {
 	struct io_uring_sqe sqe;
 	struct io_uring ring;
@@ -387,12 +388,12 @@ static void drain_rounds(unsigned int flags)
 	io_uring_queue_exit(&ring);
 }
 
-static void t_drain_simple(void)
+IOCORO_CASE(drain_simple)
 {
 	drain_rounds(0);
 }
 
-static void t_drain_simple_defer(void)
+IOCORO_CASE(drain_simple_defer)
 {
 	drain_rounds(IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN);
 }
@@ -433,7 +434,7 @@ static void start_waiter(struct waiter *w, pthread_t *th)
 	uring_sleep_ms(300);
 }
 
-static void t_wait_skipped_timeout(void)
+IOCORO_CASE(wait_skipped_timeout)
 {
 	struct __kernel_timespec ts = { .tv_nsec = WAIT_FIRE_MS * 1000000L };
 	struct io_uring ring;
@@ -459,7 +460,7 @@ static void t_wait_skipped_timeout(void)
 	io_uring_queue_exit(&ring);
 }
 
-static void t_wait_skipped_then_cqe(void)
+IOCORO_CASE(wait_skipped_then_cqe)
 {
 	struct io_uring ring;
 	struct io_uring_cqe *cqe;
@@ -488,91 +489,4 @@ static void t_wait_skipped_then_cqe(void)
 	io_uring_cqe_seen(&ring, cqe);
 	CHECK_EQ(io_uring_cq_ready(&ring), 0);
 	io_uring_queue_exit(&ring);
-}
-
-/* ------------------------------------------------------------------ main */
-
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cases[] = {
-#define CASE(n) { #n, t_##n }
-	CASE(register_reserved_blind),
-	CASE(register_reserved_ring),
-	CASE(register_reserved_notring),
-	CASE(register_reserved_registered),
-	CASE(register_past_last),
-	CASE(register_bounds),
-	CASE(msg_ring_sync),
-	CASE(drain_simple),
-	CASE(drain_simple_defer),
-	CASE(wait_skipped_timeout),
-	CASE(wait_skipped_then_cqe),
-#undef CASE
-};
-
-/* the comma-separated @list names every case exactly once */
-static int check_list(const char *list)
-{
-	bool seen[ARRAY_SIZE(cases)] = { false };
-	char *copy = strdup(list), *save = NULL, *name;
-	unsigned int i;
-	int bad = 0;
-
-	CHECK(copy != NULL);
-	for (name = strtok_r(copy, ",", &save); name;
-	     name = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < ARRAY_SIZE(cases); i++)
-			if (!strcmp(cases[i].name, name))
-				break;
-		if (i == ARRAY_SIZE(cases)) {
-			fprintf(stderr, "regress_test: no case '%s'\n", name);
-			bad = 1;
-		} else if (seen[i]) {
-			fprintf(stderr, "regress_test: '%s' listed twice\n",
-				name);
-			bad = 1;
-		} else {
-			seen[i] = true;
-		}
-	}
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		if (!seen[i]) {
-			fprintf(stderr, "regress_test: case '%s' has no ctest "
-				"test (REGRESS_CASES in CMakeLists.txt)\n",
-				cases[i].name);
-			bad = 1;
-		}
-	}
-	free(copy);
-	return bad;
-}
-
-int main(int argc, char **argv)
-{
-	unsigned int i;
-
-	if (argc == 2 && !strcmp(argv[1], "--list")) {
-		for (i = 0; i < ARRAY_SIZE(cases); i++)
-			printf("%s\n", cases[i].name);
-		return 0;
-	}
-	if (argc == 3 && !strcmp(argv[1], "--check-list"))
-		return check_list(argv[2]);
-	if (argc != 2) {
-		fprintf(stderr, "usage: regress_test <case> | --list | "
-			"--check-list a,b,...\n");
-		return 2;
-	}
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		if (!strcmp(cases[i].name, argv[1])) {
-			setvbuf(stdout, NULL, _IOLBF, 0);
-			cases[i].fn();
-			printf("%s: ok\n", cases[i].name);
-			return 0;
-		}
-	}
-	fprintf(stderr, "regress_test: no case '%s' (--list shows them)\n",
-		argv[1]);
-	return 2;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * libiocoro end to end on the patched kernel (ctest -L guest, one test per
- * case: guest_runtime_<case>):
+ * case: runtime_<case>; tests/lib/case.h):
  *
  *   coroutine      load rt.bpf.c through iocoro_object_prepare() and the
  *                  skeleton, attach it, run the two-step coroutine
@@ -40,6 +40,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "case.h"
 #include "check.h"
 #include "rt.h"
 #include "rt.skel.h"
@@ -107,7 +108,7 @@ static void run(struct iocoro *co, struct rt_bpf *skel, unsigned int prog,
 	CHECK_RET(iocoro_state_read(skel->maps.states, id, st, sizeof(*st)));
 }
 
-static void case_coroutine(void)
+IOCORO_CASE(coroutine)
 {
 	char buf[64] = { 0 };
 	struct rt_state st = { 0 };
@@ -153,7 +154,7 @@ static void case_coroutine(void)
 	close(st.fd);
 }
 
-static void case_sleepable(void)
+IOCORO_CASE(sleepable)
 {
 	char buf[64] = { 0 };
 	struct rt_state st = { 0 };
@@ -177,7 +178,7 @@ static void case_sleepable(void)
 	close(st.fd);
 }
 
-static void case_defer_taskrun(void)
+IOCORO_CASE(defer_taskrun)
 {
 	char buf[4][64];
 	struct rt_state st = { 0 };
@@ -214,7 +215,7 @@ static void case_defer_taskrun(void)
 	close(fd);
 }
 
-static void case_op_failure(void)
+IOCORO_CASE(op_failure)
 {
 	char buf[16];
 	struct rt_state st = { .fd = -1, .len = sizeof(buf) };
@@ -236,7 +237,7 @@ static void case_op_failure(void)
 	rt_bpf__destroy(skel);
 }
 
-static void case_budget(void)
+IOCORO_CASE(budget)
 {
 	char buf[64];
 	struct rt_state st = { .len = sizeof(buf) };
@@ -268,7 +269,7 @@ static void case_budget(void)
 	close(st.fd);
 }
 
-static void case_verifier_log(void)
+IOCORO_CASE(verifier_log)
 {
 	static char log[64 * 1024];
 	struct iocoro_load_opts opts = {
@@ -297,7 +298,7 @@ static void case_verifier_log(void)
 	rt_bad_bpf__destroy(skel);
 }
 
-static void case_no_support(void)
+IOCORO_CASE(no_support)
 {
 	struct io_uring_params p = { .flags = IORING_SETUP_SQPOLL };
 	struct io_uring_cqe *cqe;
@@ -334,36 +335,4 @@ static void case_no_support(void)
 	io_uring_queue_exit(&ring);
 	iocoro_queue_exit(&co);
 	rt_bpf__destroy(skel);
-}
-
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cases[] = {
-	{ "coroutine", case_coroutine },
-	{ "sleepable", case_sleepable },
-	{ "defer_taskrun", case_defer_taskrun },
-	{ "op_failure", case_op_failure },
-	{ "budget", case_budget },
-	{ "verifier_log", case_verifier_log },
-	{ "no_support", case_no_support },
-};
-
-int main(int argc, char **argv)
-{
-	size_t i;
-
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s <case>\n", argv[0]);
-		return 2;
-	}
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (!strcmp(argv[1], cases[i].name)) {
-			cases[i].fn();
-			printf("runtime %s: ok\n", argv[1]);
-			return 0;
-		}
-	}
-	fprintf(stderr, "unknown case '%s'\n", argv[1]);
-	return 2;
 }

@@ -22,7 +22,7 @@
  *
  * The C programs are in verifier.bpf.c, loaded one at a time through its
  * skeleton (iocoro_bpf_skeleton()); the raw ones with bpf_prog_load().
- * Usage: verifier_test <case> | --list | --check-list a,b,...
+ * Usage: verifier_test <case> | --list   (tests/lib/case.h)
  */
 #include <linux/io_uring.h>
 
@@ -35,6 +35,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bpf_insn.h"
+#include "case.h"
 #include "check.h"
 #include "uring_bpf.h"
 
@@ -91,17 +93,6 @@ static void refuse_prog(const char *name, int err, const char *msg)
 
 /* ------------------------------------------------- raw queue_sqe sizes */
 
-#define INSN(c, d, s, o, i)                                                   \
-	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s),      \
-			    .off = (o), .imm = (i) })
-#define MOV64_IMM(d, i) INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
-#define MOV64_REG(d, s) INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
-#define ADD64_IMM(d, i) INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
-#define LDX(sz, d, s, o) INSN(BPF_LDX | BPF_MEM | (sz), d, s, o, 0)
-#define ST(sz, d, o, i) INSN(BPF_ST | BPF_MEM | (sz), d, 0, o, i)
-#define CALL(f) INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
-#define EXIT() INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
-
 /*
  * A zeroed 64-byte SQE at fp-64, queued with r3 = @len (@var: r3 = the
  * ctx's user_data, unknown): returns the helper's result.
@@ -128,25 +119,25 @@ static int load_queue(int len, bool var)
 			     n, &opts);
 }
 
-static void t_queue_len_big(void)
+IOCORO_CASE(queue_len_big)
 {
 	expect_refused("queue_len_big", load_queue(128, false), EINVAL,
 		       "stack R2 off=-64 size=128");
 }
 
-static void t_queue_len_zero(void)
+IOCORO_CASE(queue_len_zero)
 {
 	expect_refused("queue_len_zero", load_queue(0, false), EACCES,
 		       "R3 invalid zero-sized read");
 }
 
-static void t_queue_len_var(void)
+IOCORO_CASE(queue_len_var)
 {
 	expect_refused("queue_len_var", load_queue(0, true), EACCES,
 		       "R3 min value is negative");
 }
 
-static void t_queue_len_ok(void)
+IOCORO_CASE(queue_len_ok)
 {
 	int fd = load_queue(64, false);
 
@@ -161,126 +152,44 @@ static void t_queue_len_ok(void)
 
 /* ---------------------------------------------------- the C programs */
 
-static void t_ctx_write(void)
+IOCORO_CASE(ctx_write)
 {
 	refuse_prog("ctx_write", EACCES,
 		    "invalid bpf_context access off=16 size=4");
 }
 
-static void t_ctx_oob(void)
+IOCORO_CASE(ctx_oob)
 {
 	refuse_prog("ctx_oob", EACCES,
 		    "invalid bpf_context access off=32 size=4");
 }
 
-static void t_ctx_misaligned(void)
+IOCORO_CASE(ctx_misaligned)
 {
 	refuse_prog("ctx_misaligned", EACCES,
 		    "invalid bpf_context access off=2 size=4");
 }
 
-static void t_queue_not_ctx(void)
+IOCORO_CASE(queue_not_ctx)
 {
 	refuse_prog("queue_not_ctx", EACCES, "R1 type=fp expected=ctx");
 }
 
-static void t_copy_user(void)
+IOCORO_CASE(copy_user)
 {
 	refuse_prog("copy_user", EINVAL,
 		    "program of this type cannot use helper "
 		    "bpf_copy_from_user#148");
 }
 
-static void t_skb_helper(void)
+IOCORO_CASE(skb_helper)
 {
 	refuse_prog("skb_helper", EINVAL,
 		    "program of this type cannot use helper "
 		    "bpf_skb_load_bytes#26");
 }
 
-static void t_endless(void)
+IOCORO_CASE(endless)
 {
 	refuse_prog("endless", EINVAL, "infinite loop detected at insn");
-}
-
-/* ================================================================ main */
-
-struct test_case {
-	const char *name;
-	void (*fn)(void);
-};
-
-#define CASE(n) { #n, t_##n }
-
-static const struct test_case cases[] = {
-	CASE(ctx_write),
-	CASE(ctx_oob),
-	CASE(ctx_misaligned),
-	CASE(queue_not_ctx),
-	CASE(queue_len_big),
-	CASE(queue_len_zero),
-	CASE(queue_len_var),
-	CASE(queue_len_ok),
-	CASE(copy_user),
-	CASE(skb_helper),
-	CASE(endless),
-};
-
-static int check_list(const char *list)
-{
-	char *copy = strdup(list), *save = NULL, *name;
-	unsigned int i = 0;
-
-	CHECK(copy != NULL);
-	for (name = strtok_r(copy, ",", &save); name;
-	     name = strtok_r(NULL, ",", &save), i++) {
-		if (i >= ARRAY_SIZE(cases) || strcmp(name, cases[i].name))
-			FAIL("CMake's VERIFIER_CASES entry %u is '%s', the "
-			     "case table's is '%s'", i, name,
-			     i < ARRAY_SIZE(cases) ? cases[i].name : "(none)");
-	}
-	if (i != ARRAY_SIZE(cases))
-		FAIL("CMake's VERIFIER_CASES has %u entries, the case table "
-		     "%zu", i, ARRAY_SIZE(cases));
-	free(copy);
-	return 0;
-}
-
-static int quiet(enum libbpf_print_level level __attribute__((unused)),
-		 const char *fmt __attribute__((unused)),
-		 va_list ap __attribute__((unused)))
-{
-	/* the refusals are expected: their logs are checked, not printed */
-	return 0;
-}
-
-int main(int argc, char **argv)
-{
-	unsigned int i;
-
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc == 2 && !strcmp(argv[1], "--list")) {
-		for (i = 0; i < ARRAY_SIZE(cases); i++)
-			printf("%s\n", cases[i].name);
-		return 0;
-	}
-	if (argc == 3 && !strcmp(argv[1], "--check-list"))
-		return check_list(argv[2]);
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s <case> | --list | --check-list "
-				"a,b,...\n",
-			argv[0]);
-		return 2;
-	}
-	libbpf_set_print(quiet);
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		if (!strcmp(argv[1], cases[i].name)) {
-			cases[i].fn();
-			printf("%s: ok\n", cases[i].name);
-			return 0;
-		}
-	}
-	fprintf(stderr, "%s: no case '%s' (--list shows them)\n", argv[0],
-		argv[1]);
-	return 2;
 }

@@ -2,7 +2,7 @@
 /*
  * BPF_PROG_TYPE_IOURING programs for the guest tests of the kernel series
  * (kernel/patches/000[1-4]): run by IORING_OP_BPF, they queue SQEs with
- * bpf_io_uring_queue_sqe(). seed_test.c drives them; it passes buffers,
+ * bpf_io_uring_queue_sqe(). the abi suite drives them; it passes buffers,
  * fds and user_data through the globals below and reads back what the
  * helper returned (rc[]) and how often a program ran (runs).
  *
@@ -19,8 +19,7 @@ static long (*bpf_io_uring_queue_sqe)(void *ctx, const void *sqe, __u32 len) =
 
 #define SQE_SIZE	64
 #define SQE128_SIZE	128
-/* one more than a run may queue */
-#define NR_MANY		33
+#include "abi_progs.h"
 /* SQEs q_map can queue from map_sqes[] */
 #define NR_MAP		4
 

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/* Constants of chain.bpf.c that the chain suite (chain.h) uses too */
+#ifndef IOCORO_TESTS_CHAIN_PROGS_H
+#define IOCORO_TESTS_CHAIN_PROGS_H
+
+/* read_check: the bytes it compares (rc_want, rc_got, ...) */
+#define RC_LEN 32
+/* emit_many: the most CQEs one run posts */
+#define EM_MAX 256
+/* emit_vals: the CQEs given field by field */
+#define EV_MAX 4
+/* fan: the most requests of itself one run queues */
+#define FN_MAX 8
+
+#endif

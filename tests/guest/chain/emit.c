@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+/* 0007 bpf_io_uring_emit_cqe(): CQEs a program posts */
+#include "chain.h"
+
+/* the CQEs a program posts carry its values and come before its own */
+IOCORO_CASE(emit_values)
+{
+	struct io_uring ring;
+	struct chain_bpf *skel = setup(&ring, 8);
+	struct io_uring_cqe cqes[4];
+	unsigned int i;
+
+	skel->bss->ev_n = 3;
+	skel->bss->ev_ud[0] = UD_EMIT + 1;
+	skel->bss->ev_res[0] = -EIO;
+	skel->bss->ev_flags[0] = 0;
+	skel->bss->ev_ud[1] = UD_EMIT + 2;
+	skel->bss->ev_res[1] = INT_MAX;
+	skel->bss->ev_flags[1] = IORING_CQE_F_MORE;
+	skel->bss->ev_ud[2] = UD_EMIT + 3;
+	skel->bss->ev_res[2] = 0;
+	skel->bss->ev_flags[2] = 0;
+	skel->bss->ev_ret = 7;
+	for (i = 0; i < EV_MAX; i++)
+		skel->bss->ev_rc[i] = 1;
+
+	uring_prep_bpf(&ring, P_EMIT_VALS, UD_BPF);
+	uring_submit(&ring, 1);
+	uring_reap(&ring, cqes, 4);
+	for (i = 0; i < 3; i++) {
+		CHECK_CQE(&cqes[i], skel->bss->ev_ud[i], skel->bss->ev_res[i]);
+		CHECK_EQ(cqes[i].flags, skel->bss->ev_flags[i]);
+		CHECK_EQ(skel->bss->ev_rc[i], 0);
+	}
+	CHECK_CQE(&cqes[3], UD_BPF, 7);
+	CHECK_EQ(cqes[3].flags, 0);
+	CHECK_EQ(skel->bss->ev_rc[3], 1);
+
+	teardown(&ring, skel);
+}
+
+#define NR_EMIT 200
+
+/*
+ * A CQ of 4 entries, 200 CQEs posted in one run: the CQ fills, the rest
+ * goes to the overflow list, nothing is dropped and the order is kept.
+ */
+IOCORO_CASE(emit_overflow)
+{
+	struct io_uring_params p = {
+		.flags = IORING_SETUP_CQSIZE,
+		.cq_entries = 4,
+	};
+	struct chain_bpf *skel = skel_load();
+	struct io_uring_cqe cqes[NR_EMIT + 1];
+	struct io_uring ring;
+	unsigned int i;
+
+	uring_init_params(&ring, 4, &p);
+	CHECK_EQ(p.cq_entries, 4);
+	CHECK_EQ(ring.cq.ring_entries, 4);
+	attach_all(&ring, skel);
+	skel->bss->em_nr = NR_EMIT;
+	skel->bss->em_base = UD_EMIT;
+
+	uring_prep_bpf(&ring, P_EMIT_MANY, UD_BPF);
+	uring_submit(&ring, 1);
+	/*
+	 * The program ran before io_uring_submit() returned (task_work on the
+	 * way back to user space): 4 CQEs in the ring, the rest in overflow.
+	 */
+	CHECK_EQ(skel->bss->em_ok, NR_EMIT);
+	CHECK_EQ(skel->bss->em_err, 0);
+	CHECK_EQ(io_uring_cq_ready(&ring), 4);
+	CHECK(IO_URING_READ_ONCE(*ring.sq.kflags) & IORING_SQ_CQ_OVERFLOW);
+
+	uring_reap(&ring, cqes, NR_EMIT + 1);
+	for (i = 0; i < NR_EMIT; i++) {
+		if (cqes[i].user_data != UD_EMIT + i || cqes[i].res != (int)i ||
+		    cqes[i].flags != 0)
+			uring_dump_cqes(cqes, NR_EMIT + 1);
+		CHECK_CQE(&cqes[i], UD_EMIT + i, i);
+		CHECK_EQ(cqes[i].flags, 0);
+	}
+	CHECK_CQE(&cqes[NR_EMIT], UD_BPF, NR_EMIT);
+	CHECK_EQ(cqes[NR_EMIT].flags, 0);
+	/* nothing dropped */
+	CHECK_EQ(*ring.cq.koverflow, 0);
+	CHECK(!(IO_URING_READ_ONCE(*ring.sq.kflags) & IORING_SQ_CQ_OVERFLOW));
+
+	teardown(&ring, skel);
+}

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+/* A read, then a sleepable step that checks what was read (0005, 0009) */
+#include "chain.h"
+
+static void set_want(struct chain_bpf *skel, const char *data)
+{
+	CHECK_EQ(strlen(data), RC_LEN);
+	memcpy(skel->bss->rc_want, data, RC_LEN);
+	memset(skel->bss->rc_got, 0, RC_LEN);
+	skel->bss->rc_runs = 0;
+	skel->bss->rc_copy_rc = 1;
+}
+
+/* what read_check recorded of its one run after the read */
+static void check_read_seen(struct chain_bpf *skel, const char *data)
+{
+	CHECK_EQ(skel->bss->rc_runs, 1);
+	CHECK_EQ_U64(skel->bss->rc_ud, UD_BPF);
+	CHECK_EQ(skel->bss->rc_has_prev, 1);
+	CHECK_EQ(skel->bss->rc_prev_res, RC_LEN);
+	CHECK_EQ(skel->bss->rc_prev_flags, 0);
+	CHECK_EQ_U64(skel->bss->rc_prev_ud, UD_READ);
+	CHECK_EQ(skel->bss->rc_copy_rc, 0);
+	if (memcmp(skel->bss->rc_got, data, RC_LEN))
+		FAIL("the program copied '%.*s', want '%s'", RC_LEN,
+		     skel->bss->rc_got, data);
+}
+
+/* READ (HARDLINK, @read_flags) of @fd into @buf -> read_check */
+static void submit_read_check(struct io_uring *ring, int fd, char *buf,
+			      unsigned int read_flags)
+{
+	struct io_uring_sqe *sqe = uring_sqe(ring);
+
+	io_uring_prep_read(sqe, fd, buf, 64, 0);
+	sqe->flags = IOSQE_IO_HARDLINK | read_flags;
+	sqe->user_data = UD_READ;
+	uring_prep_bpf(ring, P_READ_CHECK, UD_BPF);
+	uring_submit(ring, 2);
+}
+
+/*
+ * A read from a file, then the sleepable program: it sees prev_res == the
+ * bytes read and the data, through bpf_copy_from_user(). Inline, from
+ * io-wq (IOSQE_ASYNC), and with data that does not match (the program's
+ * verdict reaches the CQE).
+ */
+IOCORO_CASE(read_sleepable)
+{
+	static const char d1[] = "read inline, then checked by BPF";
+	static const char d2[] = "read by io-wq, checked in the tw";
+	static const char d3[] = "this is not what the program wan";
+	struct io_uring ring;
+	struct chain_bpf *skel = setup(&ring, 8);
+	struct io_uring_cqe cqes[2];
+	static char buf[64];
+	int fd;
+
+	skel->bss->rc_buf = (uintptr_t)buf;
+
+	/* inline */
+	fd = tmp_file_with(d1, RC_LEN);
+	set_want(skel, d1);
+	memset(buf, 0, sizeof(buf));
+	submit_read_check(&ring, fd, buf, 0);
+	uring_reap(&ring, cqes, 2);
+	EXPECT_CQE(cqes, 2, UD_READ, RC_LEN);
+	EXPECT_CQE(cqes, 2, UD_BPF, RC_LEN);
+	check_read_seen(skel, d1);
+	close(fd);
+
+	/* the read forced to io-wq */
+	fd = tmp_file_with(d2, RC_LEN);
+	set_want(skel, d2);
+	memset(buf, 0, sizeof(buf));
+	submit_read_check(&ring, fd, buf, IOSQE_ASYNC);
+	uring_reap(&ring, cqes, 2);
+	EXPECT_CQE(cqes, 2, UD_READ, RC_LEN);
+	EXPECT_CQE(cqes, 2, UD_BPF, RC_LEN);
+	check_read_seen(skel, d2);
+	close(fd);
+
+	/* the program finds other data than it wants: its error is the res */
+	fd = tmp_file_with(d3, RC_LEN);
+	set_want(skel, d1);
+	memset(buf, 0, sizeof(buf));
+	submit_read_check(&ring, fd, buf, 0);
+	uring_reap(&ring, cqes, 2);
+	EXPECT_CQE(cqes, 2, UD_READ, RC_LEN);
+	EXPECT_CQE(cqes, 2, UD_BPF, -EBADMSG);
+	check_read_seen(skel, d3);
+	close(fd);
+
+	teardown(&ring, skel);
+}
+
+/*
+ * A read of an empty pipe (it waits in poll), data written afterwards by
+ * user space: the program runs when the read completes and sees the data.
+ */
+IOCORO_CASE(read_pipe)
+{
+	static const char d[] = "written later, read through poll";
+	struct io_uring ring;
+	struct chain_bpf *skel = setup(&ring, 8);
+	struct io_uring_cqe cqes[2], *cqe;
+	static char buf[64];
+	int p[2];
+
+	CHECK_SYS(pipe2(p, O_CLOEXEC));
+	skel->bss->rc_buf = (uintptr_t)buf;
+	set_want(skel, d);
+	submit_read_check(&ring, p[0], buf, 0);
+
+	/* nothing happens before the data is there */
+	CHECK_EQ(uring_wait_cqe_ms(&ring, &cqe, URING_NO_CQE_MS), -ETIME);
+	CHECK_EQ(skel->bss->rc_runs, 0);
+
+	CHECK_EQ(CHECK_SYS(write(p[1], d, RC_LEN)), RC_LEN);
+	uring_reap(&ring, cqes, 2);
+	EXPECT_CQE(cqes, 2, UD_READ, RC_LEN);
+	EXPECT_CQE(cqes, 2, UD_BPF, RC_LEN);
+	check_read_seen(skel, d);
+
+	close(p[0]);
+	close(p[1]);
+	teardown(&ring, skel);
+}
+
+/*
+ * bpf_copy_from_user() in the sleepable program from memory never touched
+ * (it must fault it in: zeros) and from an unmapped page (-EFAULT, the
+ * destination zeroed), next to the checked read.
+ */
+IOCORO_CASE(copy_fault)
+{
+	static const char d[] = "a good read next to a fault test";
+	struct io_uring ring;
+	struct chain_bpf *skel = setup(&ring, 8);
+	struct io_uring_cqe cqes[2];
+	static char buf[64];
+	long page = sysconf(_SC_PAGESIZE);
+	char *fresh, *gone;
+	unsigned int i;
+	int fd;
+
+	fresh = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(fresh != MAP_FAILED);
+	gone = mmap(NULL, (size_t)page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0);
+	CHECK(gone != MAP_FAILED);
+	CHECK_SYS(munmap(gone, (size_t)page));
+
+	skel->bss->rc_buf = (uintptr_t)buf;
+	skel->bss->rc_fault_addr = (uintptr_t)fresh + 100;
+	skel->bss->rc_bad_addr = (uintptr_t)gone;
+	memset(skel->bss->rc_fault_got, 0x5a, RC_LEN);
+	memset(skel->bss->rc_bad_got, 0x5a, RC_LEN);
+	skel->bss->rc_fault_rc = skel->bss->rc_bad_rc = 1;
+
+	fd = tmp_file_with(d, RC_LEN);
+	set_want(skel, d);
+	submit_read_check(&ring, fd, buf, 0);
+	uring_reap(&ring, cqes, 2);
+	EXPECT_CQE(cqes, 2, UD_READ, RC_LEN);
+	EXPECT_CQE(cqes, 2, UD_BPF, RC_LEN);
+	check_read_seen(skel, d);
+
+	CHECK_EQ(skel->bss->rc_fault_rc, 0);
+	CHECK_EQ(skel->bss->rc_bad_rc, -EFAULT);
+	for (i = 0; i < RC_LEN; i++) {
+		CHECK_EQ(skel->bss->rc_fault_got[i], 0);
+		CHECK_EQ(skel->bss->rc_bad_got[i], 0);
+	}
+
+	close(fd);
+	munmap(fresh, (size_t)page);
+	teardown(&ring, skel);
+}

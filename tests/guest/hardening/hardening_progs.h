@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/* Constants of hardening.bpf.c that hardening_test.c uses too */
+#ifndef IOCORO_TESTS_HARDENING_PROGS_H
+#define IOCORO_TESTS_HARDENING_PROGS_H
+
+#define SQE_SIZE 64
+/* qbatch: the batches (qb_*[b]) and the most SQEs one batch queues */
+#define QB_NB 4
+#define QB_MAX 32
+/* budget_step: its result once -ELOOP ends it; the user_data of its NOPs */
+#define BQ_DONE 1234
+#define BQ_NOP_UD 0x0e0e000000000000ULL
+
+#endif
