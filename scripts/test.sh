@@ -5,7 +5,7 @@
 #   configure  cmake (kernel uapi headers from kernel/build.sh headers,
 #              unless IOCORO_KERNEL_HEADERS is set)
 #   build      cmake --build
-#   unit       ctest -L unit on the host (cmocka)
+#   unit       ctest -L 'unit|check' on the host (cmocka, and checks of the tree)
 #   kernel     kernel/build.sh debug (cached when nothing changed)
 #   initramfs  initramfs/build-initramfs.sh: the build tree in a guest image
 #   guest      ctest -L guest inside QEMU on the debug kernel
