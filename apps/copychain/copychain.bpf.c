@@ -151,78 +151,62 @@ static __always_inline long cc_write(struct io_uring_bpf_ctx *ctx,
 	return cc_await_as(ctx, &sqe, f->lane_prog, id);
 }
 
-/* the lane could not queue its next operation: record it and leave */
-static __always_inline long cc_lane_queued(struct io_uring_bpf_ctx *ctx,
-					   struct copychain_file *f,
-					   struct copychain_lane *l, long ret)
+/* what a lane does next: one place queues it (a smaller program) */
+enum cc_lane_next { CC_DO_LEAVE, CC_DO_READ, CC_DO_WRITE };
+
+/* the lane failed with @op's @res at @off: it leaves */
+static __always_inline int cc_lane_fail(struct copychain_file *f, __u32 op,
+					__s32 res, __u64 off)
 {
-	if (!ret)
-		return 0;
-	cc_error(f, CC_OP_QUEUE, (__s32)ret, l->off + l->pos);
-	return cc_join(ctx, f, l);
+	cc_error(f, op, res, off);
+	return CC_DO_LEAVE;
 }
 
 /* the lane's chunk is read and written: on to the next or leave */
-static __always_inline long cc_next_chunk(struct io_uring_bpf_ctx *ctx,
-					  struct copychain_file *f,
-					  struct copychain_lane *l, __u32 id)
+static __always_inline int cc_next_chunk(struct copychain_file *f,
+					 struct copychain_lane *l)
 {
 	l->off += (__u64)f->depth * f->chunk;
 	if (f->error || !cc_place(f, l))	/* another lane failed: stop */
-		return cc_join(ctx, f, l);
-	return cc_lane_queued(ctx, f, l, cc_read(ctx, f, l, id));
+		return CC_DO_LEAVE;
+	return CC_DO_READ;
 }
 
-/* the lane failed with @op's @res at @off */
-static __always_inline long cc_lane_fail(struct io_uring_bpf_ctx *ctx,
-					 struct copychain_file *f,
-					 struct copychain_lane *l, __u32 op,
-					 __s32 res, __u64 off)
-{
-	cc_error(f, op, res, off);
-	return cc_join(ctx, f, l);
-}
-
-static __always_inline long cc_read_done(struct io_uring_bpf_ctx *ctx,
-					 struct copychain_file *f,
-					 struct copychain_lane *l, __u32 id,
-					 __s32 res)
+static __always_inline int cc_read_done(struct copychain_file *f,
+					struct copychain_lane *l, __s32 res)
 {
 	if (res < 0)
-		return cc_lane_fail(ctx, f, l, CC_OP_READ, res,
-				    l->off + l->pos);
+		return cc_lane_fail(f, CC_OP_READ, res, l->off + l->pos);
 	if (res == 0)			/* end of file */
-		return cc_join(ctx, f, l);
+		return CC_DO_LEAVE;
 	if ((__u32)res > l->want - l->pos)
-		return cc_lane_fail(ctx, f, l, CC_OP_BAD, -EIO, l->off);
+		return cc_lane_fail(f, CC_OP_BAD, -EIO, l->off);
 	if (l->pos)
 		l->short_reads++;	/* the rest of a short read came */
 	l->len = (__u32)res;
 	l->done = 0;
-	return cc_lane_queued(ctx, f, l, cc_write(ctx, f, l, id));
+	return CC_DO_WRITE;
 }
 
-static __always_inline long cc_write_done(struct io_uring_bpf_ctx *ctx,
-					  struct copychain_file *f,
-					  struct copychain_lane *l, __u32 id,
-					  __s32 res)
+static __always_inline int cc_write_done(struct copychain_file *f,
+					 struct copychain_lane *l, __s32 res)
 {
 	if (res < 0)
-		return cc_lane_fail(ctx, f, l, CC_OP_WRITE, res,
+		return cc_lane_fail(f, CC_OP_WRITE, res,
 				    l->off + l->pos + l->done);
 	/* a write that makes no progress would loop: refuse it */
 	if (res == 0 || (__u32)res > l->len - l->done)
-		return cc_lane_fail(ctx, f, l, CC_OP_BAD, -EIO, l->off);
+		return cc_lane_fail(f, CC_OP_BAD, -EIO, l->off);
 	l->done += (__u32)res;
 	l->copied += (__u32)res;
 	if (l->done < l->len) {		/* short write: the rest */
 		l->short_writes++;
-		return cc_lane_queued(ctx, f, l, cc_write(ctx, f, l, id));
+		return CC_DO_WRITE;
 	}
 	l->pos += l->len;
 	if (l->pos < l->want)		/* short read: the rest, or EOF */
-		return cc_lane_queued(ctx, f, l, cc_read(ctx, f, l, id));
-	return cc_next_chunk(ctx, f, l, id);
+		return CC_DO_READ;
+	return cc_next_chunk(f, l);
 }
 
 SEC("iouring")
@@ -232,6 +216,8 @@ int copychain_lane(struct io_uring_bpf_ctx *ctx)
 	__u32 id = iocoro_id(ctx), job;
 	struct copychain_lane *l;
 	struct copychain_file *f;
+	long ret = 0;
+	int next;
 
 	l = bpf_map_lookup_elem(&cc_lanes, &id);
 	if (!l)
@@ -241,13 +227,21 @@ int copychain_lane(struct io_uring_bpf_ctx *ctx)
 	if (!f)
 		return iocoro_finish(ctx, -ENOENT);
 	l->steps++;
-	switch (l->step) {
-	case CC_READ_DONE:
-		return cc_read_done(ctx, f, l, id, res);
-	case CC_WRITE_DONE:
-		return cc_write_done(ctx, f, l, id, res);
-	}
-	return cc_lane_fail(ctx, f, l, CC_OP_BAD, -EINVAL, 0);
+	if (l->step == CC_READ_DONE)
+		next = cc_read_done(f, l, res);
+	else if (l->step == CC_WRITE_DONE)
+		next = cc_write_done(f, l, res);
+	else
+		next = cc_lane_fail(f, CC_OP_BAD, -EINVAL, 0);
+	if (next == CC_DO_READ)
+		ret = cc_read(ctx, f, l, id);
+	else if (next == CC_DO_WRITE)
+		ret = cc_write(ctx, f, l, id);
+	if (next != CC_DO_LEAVE && !ret)
+		return 0;
+	if (ret)	/* the next operation could not be queued */
+		cc_error(f, CC_OP_QUEUE, (__s32)ret, l->off + l->pos);
+	return cc_join(ctx, f, l);
 }
 
 /* start lane @k of @f on the chunk user space placed it; 1 if queued */
@@ -294,6 +288,7 @@ IOCORO_COROUTINE(copychain, cc_files, struct copychain_file)
 	/* the result of the operation the previous step queued */
 	__s32 res = iocoro_ctx_prev_res(ctx);
 	struct io_uring_sqe sqe;
+	__u32 op = CC_OP_BAD;
 
 	st->steps++;
 	switch (st->step) {
@@ -311,32 +306,31 @@ IOCORO_COROUTINE(copychain, cc_files, struct copychain_file)
 				     (int)st->dst_flags, 0600);
 		return cc_file_then(ctx, st, &sqe, CC_DST_OPEN);
 	case CC_DST_OPEN:
-		if (res < 0) {
-			cc_error(st, CC_OP_OPEN_DST, res, 0);
-			return cc_fail_close(ctx, st);
-		}
+		op = CC_OP_OPEN_DST;
+		if (res < 0)
+			break;
 		st->dst_fd = res;
 		return cc_fork(ctx, st);
 	case CC_FSYNC_DONE:
-		if (res < 0) {
-			cc_error(st, CC_OP_FSYNC, res, 0);
-			return cc_fail_close(ctx, st);
-		}
+		op = CC_OP_FSYNC;
+		if (res < 0)
+			break;
 		res = st->src_fd;
 		st->src_fd = -1;
 		io_uring_prep_close(&sqe, res);
 		return cc_file_then(ctx, st, &sqe, CC_CLOSE_DONE);
 	case CC_CLOSE_DONE:
-		if (res < 0) {
-			cc_error(st, CC_OP_CLOSE, res, 0);
-			return cc_fail_close(ctx, st);
-		}
+		op = CC_OP_CLOSE;
+		if (res < 0)
+			break;
 		return iocoro_finish(ctx, 0);	/* dst_fd stays open */
 	case CC_FAIL_CLOSED:
 	case CC_FAIL_DONE:
 		return cc_fail_close(ctx, st);
+	default:
+		res = -EINVAL;
 	}
-	cc_error(st, CC_OP_BAD, -EINVAL, 0);
+	cc_error(st, op, res, 0);
 	return cc_fail_close(ctx, st);
 }
 

@@ -339,6 +339,49 @@ static void check_enters(const struct run *r)
 	CHECK(enters <= 3 + steps / 4);
 }
 
+/*
+ * On a terminal (stderr a pty here), a copy longer than a second shows a
+ * progress line; the copies above, to a pipe, printed none
+ */
+static void progress_on_tty(const char *src, const char *dst)
+{
+	const char *argv[] = { bin, "--chunk", "512", "--depth", "1", src, dst,
+			       NULL };
+	char out[65536];
+	size_t len = 0;
+	double t0 = now_s(), secs;
+	int master, wst;
+	ssize_t n;
+	pid_t pid;
+
+	master = CHECK_SYS(posix_openpt(O_RDWR | O_NOCTTY));
+	CHECK_SYS(grantpt(master));
+	CHECK_SYS(unlockpt(master));
+	pid = CHECK_SYS(fork());
+	if (!pid) {
+		int tty = open(ptsname(master), O_RDWR);
+
+		if (tty < 0 || dup2(tty, 2) < 0)
+			_exit(126);
+		execv(bin, (char *const *)argv);
+		_exit(127);
+	}
+	/* EIO once the child's side is closed */
+	while ((n = read(master, out + len, sizeof(out) - 1 - len)) > 0)
+		len += (size_t)n;
+	out[len] = '\0';
+	CHECK_SYS(waitpid(pid, &wst, 0));
+	secs = now_s() - t0;
+	close(master);
+	printf("on a tty, %.2f s: %zu bytes of progress, the last '%s'\n", secs,
+	       len, strrchr(out, '\r') ? strrchr(out, '\r') + 1 : out);
+	CHECK(WIFEXITED(wst) && WEXITSTATUS(wst) == 0);
+	CHECK(secs > 1.2);	/* long enough for a line (TCG: always) */
+	if (!strstr(out, "\rcopychain: 0 files, ") || !strstr(out, " MB/s, "))
+		FAIL("no progress line on the terminal");
+	CHECK_EQ(same_bytes(src, dst), 0);
+}
+
 /* like cp: nothing on success, -v names the copy, --help, --version */
 static void case_output(void)
 {
@@ -373,6 +416,8 @@ static void case_output(void)
 	run_copychain(&r, "--version", NULL);
 	CHECK_EQ(r.status, 0);
 	CHECK_OUT(&r, "copychain (iocoro) ");
+	gen_file(src, 1U << 20, 0644);
+	progress_on_tty(src, dst);
 	CHECK_ENTRIES(work, "dst src");
 	unlink(src);
 	unlink(dst);
@@ -432,7 +477,7 @@ static void copy_ok(const char *name, size_t size, mode_t mode,
 	free(dname);
 }
 
-/* every shape at depth 1, 3 (not a power of two) and 16 */
+/* every shape at depth 3 (not a power of two), some at 1 and 16 */
 static void case_sizes(void)
 {
 	static const struct { const char *name; size_t size; mode_t mode; } f[] = {
@@ -444,16 +489,18 @@ static void case_sizes(void)
 		{ "3chunks-1", 3 * CHUNK - 1, 0644 },
 		{ "3MiB+17", (3U << 20) + 17, 0751 },
 	};
-	static const unsigned int depths[] = { 1, 3, 16 };
 	char *src, *dst;
 	struct stat st;
 	struct run r;
-	size_t i, d;
+	size_t i;
 
-	for (d = 0; d < sizeof(depths) / sizeof(depths[0]); d++)
-		for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-			copy_ok(f[i].name, f[i].size, f[i].mode, CHUNK,
-				depths[d]);
+	/* every shape at depth 3, the edges at 1 and 16 too */
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		copy_ok(f[i].name, f[i].size, f[i].mode, CHUNK, 3);
+	copy_ok("one-1", 1, 0600, CHUNK, 1);
+	copy_ok("chunk+1-1", CHUNK + 1, 0700, CHUNK, 1);
+	copy_ok("3chunks-1-16", 3 * CHUNK - 1, 0644, CHUNK, 16);
+	copy_ok("3MiB+17-16", (3U << 20) + 17, 0751, CHUNK, 16);
 	/* other chunk sizes */
 	copy_ok("odd-chunk", 100000, 0644, 4093, 5);
 	copy_ok("big-chunk", (1U << 20) + 3, 0644, 1U << 20, 2);
@@ -922,32 +969,54 @@ static int writing_unnamed(pid_t pid)
 	return found;
 }
 
-static void killed(int sig)
+/* run copychain with @argv in a child; its pid */
+static pid_t spawn(const char *const *argv)
 {
-	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
-	const char *argv[] = { bin, "--chunk", "512", src, dst, NULL };
-	char entries[4096];
-	int wst, tries;
-	pid_t pid;
+	pid_t pid = CHECK_SYS(fork());
 
-	gen_file(src, 4U << 20, 0644);
-	pid = CHECK_SYS(fork());
 	if (!pid) {
 		execv(bin, (char *const *)argv);
 		_exit(127);
 	}
-	/* wait for the unnamed O_TMPFILE: the copy is under way */
+	return pid;
+}
+
+/* wait for @pid's unnamed O_TMPFILE: a copy is under way */
+static void wait_unnamed(pid_t pid)
+{
+	int tries;
+
 	for (tries = 0; tries < 20000 && !writing_unnamed(pid); tries++)
 		usleep(1000);
 	CHECK(writing_unnamed(pid));
-	dir_entries(work, entries, sizeof(entries));
-	CHECK(!strcmp(entries, "src"));	/* nothing named meanwhile */
-	usleep(20000);
+}
+
+/* @sig to @pid, which it must die of */
+static void kill_reap(pid_t pid, int sig)
+{
+	int wst;
+
 	CHECK_SYS(kill(pid, sig));
 	CHECK_SYS(waitpid(pid, &wst, 0));
 	printf("copychain killed by signal %d: wait status 0x%x\n", sig, wst);
 	CHECK(WIFSIGNALED(wst));
 	CHECK_EQ(WTERMSIG(wst), sig);
+}
+
+static void killed(int sig)
+{
+	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
+	const char *argv[] = { bin, "--chunk", "512", src, dst, NULL };
+	char entries[4096];
+	pid_t pid;
+
+	gen_file(src, 4U << 20, 0644);
+	pid = spawn(argv);
+	wait_unnamed(pid);
+	dir_entries(work, entries, sizeof(entries));
+	CHECK(!strcmp(entries, "src"));	/* nothing named meanwhile */
+	usleep(20000);
+	kill_reap(pid, sig);
 	CHECK_ENTRIES(work, "src");
 	unlink(src);
 	free(src);
@@ -964,25 +1033,17 @@ static void killed_many(int sig)
 	char entries[4096], *tok, *save;
 	const char *argv[] = { bin, "-r", "--jobs", "4", "--chunk", "4K",
 			       NULL, NULL, NULL };
-	int wst, tries, named = 0;
+	int named = 0;
 	pid_t pid;
 
 	CHECK_SYS(mkdir(in, 0755));
 	free_strv(gen_files(in, "f", 24, 1U << 20));
 	argv[6] = in;
 	argv[7] = out;
-	pid = CHECK_SYS(fork());
-	if (!pid) {
-		execv(bin, (char *const *)argv);
-		_exit(127);
-	}
-	for (tries = 0; tries < 20000 && !writing_unnamed(pid); tries++)
-		usleep(1000);
-	CHECK(writing_unnamed(pid));
+	pid = spawn(argv);
+	wait_unnamed(pid);
 	usleep(200000);
-	CHECK_SYS(kill(pid, sig));
-	CHECK_SYS(waitpid(pid, &wst, 0));
-	CHECK(WIFSIGNALED(wst));
+	kill_reap(pid, sig);
 	dir_entries(out, entries, sizeof(entries));
 	printf("killed by %d with %s in the copy\n", sig, entries);
 	for (tok = strtok_r(entries, " ", &save); tok;
@@ -1018,8 +1079,8 @@ static void check_same_tree(const char *a, const char *b)
 	CHECK_EQ(shell(out, sizeof(out), "diff -r --no-dereference '%s' '%s'",
 		       a, b), 0);
 	CHECK_EQ(shell(out, sizeof(out),
-		       "cd '%s' && find . -printf '%%p %%y %%m %%l %%s\\n' | sort > ../list.a && cd '%s' && find . -printf '%%p %%y %%m %%l %%s\\n' | sort > ../list.b && diff ../list.a ../list.b && rm ../list.a ../list.b",
-		       a, b), 0);
+		       "cd '%s' && find . -printf '%%p %%y %%m %%l %%s\\n' | sort > '%s/list.a' && cd '%s' && find . -printf '%%p %%y %%m %%l %%s\\n' | sort > '%s/list.b' && diff '%s/list.a' '%s/list.b' && rm '%s/list.a' '%s/list.b'",
+		       a, work, b, work, work, work, work, work), 0);
 }
 
 /*
@@ -1338,7 +1399,7 @@ static void case_fallback(void)
 	char *in = path_in(work, "in"), *out = path_in(work, "out"), sh[256];
 	char entries[4096];
 	struct run r;
-	int wst, tries;
+	int tries;
 	pid_t pid;
 
 	CHECK_SYS(setenv("COPYCHAIN_NO_TMPFILE", "1", 1));
@@ -1353,11 +1414,7 @@ static void case_fallback(void)
 
 	/* SIGTERM in the middle: the named temporary file goes */
 	gen_file(src, 4U << 20, 0644);
-	pid = CHECK_SYS(fork());
-	if (!pid) {
-		execv(bin, (char *const *)argv);
-		_exit(127);
-	}
+	pid = spawn(argv);
 	for (tries = 0; tries < 20000; tries++) {
 		dir_entries(work, entries, sizeof(entries));
 		if (strstr(entries, "dst."))
@@ -1367,9 +1424,7 @@ static void case_fallback(void)
 	printf("while copying: %s\n", entries);
 	CHECK(strstr(entries, "dst."));
 	usleep(20000);
-	CHECK_SYS(kill(pid, SIGTERM));
-	CHECK_SYS(waitpid(pid, &wst, 0));
-	CHECK(WIFSIGNALED(wst));
+	kill_reap(pid, SIGTERM);
 	CHECK_ENTRIES(work, "src");
 	unlink(src);
 	unsetenv("COPYCHAIN_NO_TMPFILE");
