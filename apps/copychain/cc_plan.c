@@ -35,7 +35,7 @@ void cc_usage(FILE *f)
 		"      --chunk BYTES  bytes per read and write (default 1M; K, M, G)\n"
 		"      --depth D      reads and writes in flight on one file, each with\n"
 		"                     its own buffer (1 to 16, default 2)\n"
-		"      --jobs N       files copied at once (1 to 64, default 8)\n"
+		"      --jobs N       files copied at once (1 to 128, default 64)\n"
 		"  -h, --help         this help\n"
 		"      --version      version\n"
 		"\n"

@@ -19,10 +19,10 @@
 /* defaults: measured in the guest against cp (README.md) */
 #define CC_DEFAULT_CHUNK	(1U << 20)
 #define CC_DEFAULT_DEPTH	2
-#define CC_DEFAULT_JOBS		8
+#define CC_DEFAULT_JOBS		64
 /* a read's result is an int: keep chunks far below INT_MAX */
 #define CC_MAX_CHUNK		(1U << 30)
-#define CC_MAX_JOBS		64
+#define CC_MAX_JOBS		128
 /* all the buffers together (jobs * depth * chunk) */
 #define CC_MAX_BUFFERS		(1ULL << 31)
 

@@ -717,7 +717,9 @@ static int end_job(struct cc_engine *e, const struct cc_opts *o,
 		close(fd);
 	if (err)
 		fd = -1;
-	if (err == -EOPNOTSUPP && f->failed_op == CC_OP_OPEN_DST &&
+	/* EISDIR: kernels older than O_TMPFILE take it for O_DIRECTORY */
+	if ((err == -EOPNOTSUPP || err == -EISDIR) &&
+	    f->failed_op == CC_OP_OPEN_DST &&
 	    !j->named && !retry_named(e, o, slot))
 		return 1;
 	count_job(e, slot, &copied);

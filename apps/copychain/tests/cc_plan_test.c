@@ -72,9 +72,9 @@ static void test_bad_options(void **state)
 {
 	static const char *const bad[] = {
 		"--depth 0 a b", "--depth 17 a b", "--depth 2K a b",
-		"--jobs 0 a b", "--jobs 65 a b", "--chunk 0 a b",
+		"--jobs 0 a b", "--jobs 129 a b", "--chunk 0 a b",
 		"--chunk 2G a b", "--chunk 12Q a b", "--bogus a b",
-		"--jobs 64 --depth 16 --chunk 1G a b",
+		"--jobs 128 --depth 16 --chunk 1G a b",
 	};
 	char line[128], *argv[16];
 	struct cc_opts o;
