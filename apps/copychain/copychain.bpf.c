@@ -1,106 +1,337 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * copychain's coroutine: copy src_fd to dst_fd through one user buffer,
- * chunk by chunk, deciding every next read, write or fsync in the kernel
- * from the result of the one before (copychain.h has the picture).
+ * copychain's coroutines: a file coroutine opens SRC and an O_TMPFILE in
+ * DST's directory, forks D lanes that copy interleaved chunks through
+ * their own buffers, and the last lane to end fsyncs and closes SRC as
+ * the file coroutine (copychain.h has the picture). Every open, read,
+ * write, fsync and close is queued here from the result of the one
+ * before.
  */
 #include <iocoro/bpf.h>
 
 #include "copychain.h"
 
+/* <fcntl.h>'s values, which BPF programs do not get */
+#define CC_AT_FDCWD	-100
+#define CC_O_RDONLY	00
+#define CC_O_CLOEXEC	02000000
+
+/* the files being copied, one slot a job (max_entries set at load) */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, CC_MAX);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct copychain_state);
-} cc_states SEC(".maps");
+	__type(value, struct copychain_file);
+} cc_files SEC(".maps");
 
-/* end the coroutine with @op's error @res */
-static __always_inline int cc_fail(struct io_uring_bpf_ctx *ctx,
-				   struct copychain_state *st, __u32 op,
-				   __s32 res)
+/* their lanes: slot job * CC_MAX_DEPTH + k */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, CC_MAX_DEPTH);
+	__type(key, __u32);
+	__type(value, struct copychain_lane);
+} cc_lanes SEC(".maps");
+
+/* queue @sqe, then a step of coroutine @id run by program @prog */
+static __always_inline long cc_await_as(struct io_uring_bpf_ctx *ctx,
+					struct io_uring_sqe *sqe, __u32 prog,
+					__u32 id)
 {
-	st->failed_op = op;
-	st->error = res;
-	return iocoro_finish(ctx, res);
+	struct io_uring_sqe step;
+	long ret;
+
+	sqe->user_data = iocoro_ud(IOCORO_UD_OP, prog, id);
+	sqe->flags |= IOSQE_IO_HARDLINK | IOSQE_CQE_SKIP_SUCCESS;
+	ret = bpf_io_uring_queue_sqe(ctx, sqe, sizeof(*sqe));
+	if (ret)
+		return ret;
+	io_uring_prep_bpf(&step, prog);
+	step.user_data = iocoro_ud(IOCORO_UD_STEP, prog, id);
+	step.flags = IOSQE_CQE_SKIP_SUCCESS;
+	return bpf_io_uring_queue_sqe(ctx, &step, sizeof(step));
 }
 
-/* the extent is copied: fsync if it was the last, else done */
-static __always_inline int cc_extent_done(struct io_uring_bpf_ctx *ctx,
-					  struct copychain_state *st)
+/* the file coroutine continues at @next after @sqe */
+static __always_inline long cc_file_then(struct io_uring_bpf_ctx *ctx,
+					 struct copychain_file *f,
+					 struct io_uring_sqe *sqe, __u32 next)
+{
+	f->step = next;
+	return cc_await_as(ctx, sqe, f->file_prog, f->job);
+}
+
+/* record the first error of the copy: @op gave @res */
+static __always_inline void cc_error(struct copychain_file *f, __u32 op,
+				     __s32 res, __u64 off)
+{
+	if (__sync_val_compare_and_swap(&f->error, 0, (__s64)res) == 0) {
+		f->failed_op = op;
+		f->fail_off = off;
+	}
+}
+
+/* after a failure: close what is open, then finish with the error */
+static __always_inline long cc_fail_close(struct io_uring_bpf_ctx *ctx,
+					  struct copychain_file *f)
+{
+	struct io_uring_sqe sqe;
+	__s32 fd;
+
+	if (f->src_fd >= 0) {
+		fd = f->src_fd;
+		f->src_fd = -1;		/* closed, whatever close says */
+		io_uring_prep_close(&sqe, fd);
+		return cc_file_then(ctx, f, &sqe, CC_FAIL_CLOSED);
+	}
+	if (f->dst_fd >= 0) {
+		fd = f->dst_fd;
+		f->dst_fd = -1;
+		io_uring_prep_close(&sqe, fd);
+		return cc_file_then(ctx, f, &sqe, CC_FAIL_DONE);
+	}
+	return iocoro_finish(ctx, (__s32)f->error);
+}
+
+/* all lanes have ended: fsync and close SRC, or clean up after an error */
+static __always_inline long cc_wrapup(struct io_uring_bpf_ctx *ctx,
+				      struct copychain_file *f)
 {
 	struct io_uring_sqe sqe;
 
-	if (!st->sync)
-		return iocoro_finish(ctx, 0);
-	io_uring_prep_fsync(&sqe, st->dst_fd, 0);
-	return iocoro_then(ctx, &sqe, &st->step, CC_FSYNC_DONE);
+	if (f->error)
+		return cc_fail_close(ctx, f);
+	io_uring_prep_fsync(&sqe, f->dst_fd, 0);
+	return cc_file_then(ctx, f, &sqe, CC_FSYNC_DONE);
 }
 
-/* read the chunk at st->off, no further than st->end */
-static __always_inline int cc_read(struct io_uring_bpf_ctx *ctx,
-				   struct copychain_state *st)
+/* a lane leaves the copy; the last one to leave wraps it up */
+static __always_inline long cc_join(struct io_uring_bpf_ctx *ctx,
+				    struct copychain_file *f,
+				    struct copychain_lane *l)
+{
+	l->joined = 1;
+	if (__sync_fetch_and_add(&f->active, -1) != 1)
+		return 0;	/* others still run: end silently */
+	return cc_wrapup(ctx, f);
+}
+
+/* lane @l's buffer */
+static __always_inline __u64 cc_buf(const struct copychain_file *f,
+				    const struct copychain_lane *l)
+{
+	return f->buf + (__u64)l->k * f->chunk;
+}
+
+/* read what is left of the lane's chunk */
+static __always_inline long cc_read(struct io_uring_bpf_ctx *ctx,
+				    const struct copychain_file *f,
+				    struct copychain_lane *l, __u32 id)
 {
 	struct io_uring_sqe sqe;
-	__u64 left = st->end - st->off;
-	__u32 n = left < st->chunk ? (__u32)left : st->chunk;
 
-	if (st->off >= st->end)
-		return cc_extent_done(ctx, st);
-	io_uring_prep_read(&sqe, st->src_fd, (void *)st->buf, n, st->off);
-	return iocoro_then(ctx, &sqe, &st->step, CC_READ_DONE);
+	io_uring_prep_read(&sqe, f->src_fd, (void *)(cc_buf(f, l) + l->pos),
+			   l->want - l->pos, l->off + l->pos);
+	l->step = CC_READ_DONE;
+	return cc_await_as(ctx, &sqe, f->lane_prog, id);
 }
 
-/* write what is left of the chunk read at st->off */
-static __always_inline int cc_write(struct io_uring_bpf_ctx *ctx,
-				    struct copychain_state *st)
+/* write what is left of the last read */
+static __always_inline long cc_write(struct io_uring_bpf_ctx *ctx,
+				     const struct copychain_file *f,
+				     struct copychain_lane *l, __u32 id)
 {
 	struct io_uring_sqe sqe;
+	__u64 at = l->pos + l->done;
 
-	io_uring_prep_write(&sqe, st->dst_fd, (void *)(st->buf + st->done),
-			    st->len - st->done, st->off + st->done);
-	return iocoro_then(ctx, &sqe, &st->step, CC_WRITE_DONE);
+	io_uring_prep_write(&sqe, f->dst_fd, (void *)(cc_buf(f, l) + at),
+			    l->len - l->done, l->off + at);
+	l->step = CC_WRITE_DONE;
+	return cc_await_as(ctx, &sqe, f->lane_prog, id);
 }
 
-IOCORO_COROUTINE(copychain, cc_states, struct copychain_state)
+/* what a lane does next: one place queues it (a smaller program) */
+enum cc_lane_next { CC_DO_LEAVE, CC_DO_READ, CC_DO_WRITE };
+
+/* the lane failed with @op's @res at @off: it leaves */
+static __always_inline int cc_lane_fail(struct copychain_file *f, __u32 op,
+					__s32 res, __u64 off)
+{
+	cc_error(f, op, res, off);
+	return CC_DO_LEAVE;
+}
+
+/* the lane's chunk is read and written: on to the next or leave */
+static __always_inline int cc_next_chunk(struct copychain_file *f,
+					 struct copychain_lane *l)
+{
+	l->off += (__u64)f->depth * f->chunk;
+	if (f->error || !cc_place(f, l))	/* another lane failed: stop */
+		return CC_DO_LEAVE;
+	return CC_DO_READ;
+}
+
+static __always_inline int cc_read_done(struct copychain_file *f,
+					struct copychain_lane *l, __s32 res)
+{
+	if (res < 0)
+		return cc_lane_fail(f, CC_OP_READ, res, l->off + l->pos);
+	if (res == 0)			/* end of file */
+		return CC_DO_LEAVE;
+	if ((__u32)res > l->want - l->pos)
+		return cc_lane_fail(f, CC_OP_BAD, -EIO, l->off);
+	if (l->pos)
+		l->short_reads++;	/* the rest of a short read came */
+	l->len = (__u32)res;
+	l->done = 0;
+	return CC_DO_WRITE;
+}
+
+static __always_inline int cc_write_done(struct copychain_file *f,
+					 struct copychain_lane *l, __s32 res)
+{
+	if (res < 0)
+		return cc_lane_fail(f, CC_OP_WRITE, res,
+				    l->off + l->pos + l->done);
+	/* a write that makes no progress would loop: refuse it */
+	if (res == 0 || (__u32)res > l->len - l->done)
+		return cc_lane_fail(f, CC_OP_BAD, -EIO, l->off);
+	l->done += (__u32)res;
+	l->copied += (__u32)res;
+	if (l->done < l->len) {		/* short write: the rest */
+		l->short_writes++;
+		return CC_DO_WRITE;
+	}
+	l->pos += l->len;
+	if (l->pos < l->want)		/* short read: the rest, or EOF */
+		return CC_DO_READ;
+	return cc_next_chunk(f, l);
+}
+
+SEC("iouring")
+int copychain_lane(struct io_uring_bpf_ctx *ctx)
+{
+	__s32 res = iocoro_ctx_prev_res(ctx);
+	__u32 id = iocoro_id(ctx), job;
+	struct copychain_lane *l;
+	struct copychain_file *f;
+	long ret = 0;
+	int next;
+
+	l = bpf_map_lookup_elem(&cc_lanes, &id);
+	if (!l)
+		return iocoro_finish(ctx, -ENOENT);
+	job = l->job;
+	f = bpf_map_lookup_elem(&cc_files, &job);
+	if (!f)
+		return iocoro_finish(ctx, -ENOENT);
+	l->steps++;
+	if (l->step == CC_READ_DONE)
+		next = cc_read_done(f, l, res);
+	else if (l->step == CC_WRITE_DONE)
+		next = cc_write_done(f, l, res);
+	else
+		next = cc_lane_fail(f, CC_OP_BAD, -EINVAL, 0);
+	if (next == CC_DO_READ)
+		ret = cc_read(ctx, f, l, id);
+	else if (next == CC_DO_WRITE)
+		ret = cc_write(ctx, f, l, id);
+	if (next != CC_DO_LEAVE && !ret)
+		return 0;
+	if (ret)	/* the next operation could not be queued */
+		cc_error(f, CC_OP_QUEUE, (__s32)ret, l->off + l->pos);
+	return cc_join(ctx, f, l);
+}
+
+/* start lane @k of @f on the chunk user space placed it; 1 if queued */
+static __always_inline int cc_fork_one(struct io_uring_bpf_ctx *ctx,
+				       struct copychain_file *f, __u32 k)
+{
+	__u32 id = f->job * CC_MAX_DEPTH + k;
+	struct copychain_lane *l = bpf_map_lookup_elem(&cc_lanes, &id);
+
+	if (!l || !l->want)
+		return 0;	/* no chunk for this lane */
+	if (cc_read(ctx, f, l, id)) {
+		cc_error(f, CC_OP_QUEUE, -EBUSY, l->off);
+		return 0;
+	}
+	return 1;
+}
+
+/* both files are open: start the lanes that have chunks to copy */
+static __always_inline long cc_fork(struct io_uring_bpf_ctx *ctx,
+				    struct copychain_file *f)
+{
+	__u32 k, n = 0;
+
+	/* lanes cannot run before this run returns: count them after */
+	f->active = 1;
+	for (k = 0; k < CC_MAX_DEPTH; k++) {
+		if (k >= f->depth)
+			break;
+		if (cc_fork_one(ctx, f, k)) {
+			n++;
+			__sync_fetch_and_add(&f->active, 1);
+		}
+	}
+	f->lanes = n;
+	/* drop the hold: 0 left if no lane started */
+	if (__sync_fetch_and_add(&f->active, -1) != 1)
+		return 0;
+	return cc_wrapup(ctx, f);
+}
+
+IOCORO_COROUTINE(copychain, cc_files, struct copychain_file)
 {
 	/* the result of the operation the previous step queued */
 	__s32 res = iocoro_ctx_prev_res(ctx);
+	struct io_uring_sqe sqe;
+	__u32 op = CC_OP_BAD;
 
 	st->steps++;
 	switch (st->step) {
 	case CC_START:
-		return cc_read(ctx, st);
-	case CC_READ_DONE:
-		if (res < 0)
-			return cc_fail(ctx, st, CC_OP_READ, res);
-		if (res == 0)			/* end of file */
-			return cc_extent_done(ctx, st);
-		if ((__u32)res > st->chunk)
-			return cc_fail(ctx, st, CC_OP_BAD, -EIO);
-		st->len = (__u32)res;
-		st->done = 0;
-		return cc_write(ctx, st);
-	case CC_WRITE_DONE:
-		if (res < 0)
-			return cc_fail(ctx, st, CC_OP_WRITE, res);
-		/* a write that makes no progress would loop: refuse it */
-		if (res == 0 || (__u32)res > st->len - st->done)
-			return cc_fail(ctx, st, CC_OP_BAD, -EIO);
-		st->done += (__u32)res;
-		st->copied += (__u32)res;
-		if (st->done < st->len) {	/* short write: the rest */
-			st->short_writes++;
-			return cc_write(ctx, st);
+		io_uring_prep_openat(&sqe, CC_AT_FDCWD, (void *)st->src_path,
+				     CC_O_RDONLY | CC_O_CLOEXEC, 0);
+		return cc_file_then(ctx, st, &sqe, CC_SRC_OPEN);
+	case CC_SRC_OPEN:
+		if (res < 0) {
+			cc_error(st, CC_OP_OPEN_SRC, res, 0);
+			return iocoro_finish(ctx, res);
 		}
-		st->off += st->len;
-		return cc_read(ctx, st);
-	case CC_FSYNC_DONE:
+		st->src_fd = res;
+		io_uring_prep_openat(&sqe, CC_AT_FDCWD, (void *)st->dst_path,
+				     (int)st->dst_flags, 0600);
+		return cc_file_then(ctx, st, &sqe, CC_DST_OPEN);
+	case CC_DST_OPEN:
+		op = CC_OP_OPEN_DST;
 		if (res < 0)
-			return cc_fail(ctx, st, CC_OP_FSYNC, res);
-		return iocoro_finish(ctx, 0);
+			break;
+		st->dst_fd = res;
+		return cc_fork(ctx, st);
+	case CC_FSYNC_DONE:
+		op = CC_OP_FSYNC;
+		if (res < 0)
+			break;
+		res = st->src_fd;
+		st->src_fd = -1;
+		io_uring_prep_close(&sqe, res);
+		return cc_file_then(ctx, st, &sqe, CC_CLOSE_DONE);
+	case CC_CLOSE_DONE:
+		op = CC_OP_CLOSE;
+		if (res < 0)
+			break;
+		return iocoro_finish(ctx, 0);	/* dst_fd stays open */
+	case CC_FAIL_CLOSED:
+	case CC_FAIL_DONE:
+		return cc_fail_close(ctx, st);
+	default:
+		res = -EINVAL;
 	}
-	return cc_fail(ctx, st, CC_OP_BAD, -EINVAL);
+	cc_error(st, op, res, 0);
+	return cc_fail_close(ctx, st);
 }
 
 char LICENSE[] SEC("license") = "GPL";

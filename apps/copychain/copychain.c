@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
- * copychain [OPTION]... SRC DST: copy a file with one in-kernel coroutine
- * (copychain.bpf.c). User space opens SRC, creates an unnamed O_TMPFILE
- * in DST's directory and submits once; the coroutine reads a chunk,
- * writes what it read, reads the next one, ... and fsyncs at the end of
- * file, all in the kernel. Only when it ended well does the file get
- * DST's name (linkat(), or link and rename() over an existing DST: DST is
- * never half written); on any failure, even SIGKILL, nothing is left.
+ * copychain [OPTION]... SRC DST | SRC... DIR: copy files with in-kernel
+ * coroutines (copychain.bpf.c). For each file user space checks the
+ * names and submits one request; in the kernel a coroutine opens SRC and
+ * an unnamed O_TMPFILE in DST's directory, --depth lanes read and write
+ * interleaved chunks, the last fsyncs and closes SRC. Only when that went
+ * well does the file get DST's name (linkat(), or link and rename() over
+ * an existing DST: DST is never half written); on any failure, even
+ * SIGKILL, nothing is left. --jobs files are copied at once, each with
+ * its own slot in the coroutines' maps; -r walks trees (cc_plan.c).
  *
  * Like cp, it prints nothing when all went well: -v names each copy,
- * --stats adds what the copy took (steps, io_uring_enter calls, time).
+ * --stats adds what the copies took (steps, io_uring_enter calls, time).
  *
- * Exit status: 0 copied; 1 the copy failed (nothing created, DST as it
- * was); 2 bad usage.
+ * Exit status: 0 copied; 1 a copy failed (that DST as it was); 2 bad
+ * usage.
  */
 #include <iocoro.h>
 
@@ -33,23 +35,17 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cc_plan.h"
 #include "copychain.h"
 #include "copychain.skel.h"
 
-#define CC_VERSION		"0.2"
-#define CC_DEFAULT_CHUNK	(128U << 10)
-/* a read's result is an int: keep chunks far below INT_MAX */
-#define CC_MAX_CHUNK		(1U << 30)
-/* steps for short writes on top of CC_STEPS(), plus chunks / 64 */
-#define CC_BUDGET_SLACK		64
+/* steps a lane may need beyond its chunks (EOF, short I/O, the wrapup) */
+#define CC_LANE_SLACK		64
+/* user_data of the progress line's timeout (not a coroutine's) */
+#define CC_UD_TICK		1
 
-struct cc_opts {
-	int verbose;		/* -v: 'SRC' -> 'DST' for each copy */
-	int stats;		/* --stats: what the copies took */
-	int preserve;		/* -p: mode, owner where permitted, times */
-	mode_t umask;
-	uint32_t chunk;		/* --chunk */
-};
+_Static_assert(sizeof(struct copychain_file) % 8 == 0, "map stride");
+_Static_assert(sizeof(struct copychain_lane) % 8 == 0, "map stride");
 
 /* what --stats reports, summed over the copies */
 struct cc_stats {
@@ -58,28 +54,59 @@ struct cc_stats {
 	uint64_t steps;
 	uint64_t enters;	/* io_uring_enter() calls made by user space */
 	uint64_t short_writes;
+	uint64_t short_reads;
 };
 
-/* the ring and the loaded program, set up once for all copies */
+/* a file being copied: slot j of cc_files, lanes j * CC_MAX_DEPTH + k */
+struct cc_job {
+	const struct cc_item *item;
+	struct stat src_st;
+	struct cc_dst d;
+	char dir[PATH_MAX];	/* DST's directory, opened with O_TMPFILE */
+	int named;		/* 1: written to the temp name tmp_names[j] */
+	uint64_t hole_end;	/* > 0: SRC ends in a hole, size to truncate */
+	unsigned int budget;
+};
+
+/* the ring, the loaded programs and their mmap()ed maps */
 struct cc_engine {
 	struct iocoro co;
 	struct copychain_bpf *skel;
-	int prog;		/* table index of the coroutine's program */
+	int file_prog, lane_prog;
 	int ready;		/* 1: loaded; < 0: loading failed with it */
 	int have_ring;
-	void *buf;		/* the one buffer reads fill, writes empty */
-	uint32_t buf_size;
+	struct copychain_file *files;	/* cc_files, mmap()ed */
+	struct copychain_lane *lanes;	/* cc_lanes, mmap()ed */
+	size_t files_size, lanes_size;
+	void *buf;		/* jobs * depth * chunk bytes */
+	size_t buf_size;
+	struct cc_job *jobs;
+	unsigned int busy;	/* jobs in flight */
+	unsigned int unsubmitted;	/* starts queued since the last enter */
+	unsigned int budget;	/* the ring's step budget now */
+	unsigned int want_budget;	/* the most the unsubmitted need */
+	int tick;		/* 1: the progress timeout is armed */
+	int progress_shown;
+	double t0;
 	struct cc_stats stats;
+	struct cc_dirs synced;	/* directories to fsync at the end */
 };
 
-/* the temporary file, removed by a signal that ends the copy */
-static char tmp_path[PATH_MAX + 8];
-static volatile sig_atomic_t tmp_live;
+/*
+ * Temporary names that a signal removes while they live: one a job (the
+ * named fallback) and one for the moment a commit links over DST.
+ */
+static char tmp_names[CC_MAX_JOBS + 1][PATH_MAX + 16];
+static volatile sig_atomic_t tmp_live[CC_MAX_JOBS + 1];
+#define CC_COMMIT_SLOT CC_MAX_JOBS
 
 static void on_signal(int sig)
 {
-	if (tmp_live)
-		unlink(tmp_path);
+	int i;
+
+	for (i = 0; i <= CC_MAX_JOBS; i++)
+		if (tmp_live[i])
+			unlink(tmp_names[i]);
 	/* the signal is blocked in here: it kills us once we return */
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -87,303 +114,7 @@ static void on_signal(int sig)
 
 static const int cc_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: copychain [OPTION]... SRC DST\n"
-		"  or:  copychain [OPTION]... SRC... DIRECTORY\n"
-		"Copy the regular file SRC to DST with one in-kernel io_uring coroutine:\n"
-		"a BPF program queues every read, write and fsync from the result of\n"
-		"the one before, from a single submit.\n"
-		"\n"
-		"  -p, --preserve     keep SRC's mode (with setuid, setgid), owner where\n"
-		"                     permitted, access and modification times\n"
-		"  -v, --verbose      print 'SRC' -> 'DST' for each file copied\n"
-		"      --stats        print files, bytes, time, MB/s, coroutine steps and\n"
-		"                     the io_uring_enter calls user space made\n"
-		"      --chunk BYTES  bytes per read and write (default 128K; K, M, G)\n"
-		"  -h, --help         this help\n"
-		"      --version      version\n"
-		"\n"
-		"Modes as cp without -p: a new DST gets SRC's permission bits less the\n"
-		"umask, never setuid, setgid or sticky; an existing DST keeps its mode\n"
-		"(and owner where permitted). DST is never written in place: the copy\n"
-		"goes to a new file that replaces DST by rename() once written and\n"
-		"fsynced. So a DST that is a symbolic link keeps the link and gets its\n"
-		"target replaced; a DST with other hard links becomes a new file, the\n"
-		"other names keep the old content (cp would write through them).\n"
-		"\n"
-		"Prints nothing when the copy went well. Exit status 0 on success, 1 when\n"
-		"a copy failed, 2 on bad usage.\n");
-}
-
-/* "131072", "128K", "128KiB", "1M", "1G"; 0 on success */
-static int parse_size(const char *s, unsigned long long *out)
-{
-	unsigned long long v;
-	unsigned int shift = 0;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -EINVAL;
-	switch (*end) {
-	case 'k': case 'K': shift = 10; break;
-	case 'm': case 'M': shift = 20; break;
-	case 'g': case 'G': shift = 30; break;
-	}
-	if (shift) {
-		end++;
-		if (!strcmp(end, "iB"))
-			end += 2;
-	}
-	if (*end || v > (1ULL << 40) >> shift)
-		return -EINVAL;
-	*out = v << shift;
-	return 0;
-}
-
-/* the directory part of @path, in @buf */
-static const char *dir_of(const char *path, char *buf, size_t size)
-{
-	const char *slash = strrchr(path, '/');
-	size_t n;
-
-	if (!slash)
-		return ".";
-	if (slash == path)
-		return "/";
-	n = (size_t)(slash - path);
-	if (n >= size)
-		n = size - 1;
-	memcpy(buf, path, n);
-	buf[n] = '\0';
-	return buf;
-}
-
-static const char *op_name(uint32_t op)
-{
-	switch (op) {
-	case CC_OP_READ:
-		return "read";
-	case CC_OP_WRITE:
-		return "write";
-	case CC_OP_FSYNC:
-		return "fsync";
-	default:
-		return "copy";
-	}
-}
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-/* ---- the engine: one ring, one program, loaded on first use ---- */
-
-static int engine_load(struct cc_engine *e)
-{
-	static char log[64 * 1024];
-	struct iocoro_load_opts opts = {
-		.sz = sizeof(opts), .log_buf = log, .log_size = sizeof(log),
-	};
-	int ret;
-
-	ret = iocoro_queue_init(8, &e->co, 0);
-	if (ret < 0)
-		return ret;
-	e->have_ring = 1;
-	e->skel = copychain_bpf__open();
-	if (!e->skel)
-		return -errno;
-	ret = iocoro_object_prepare(e->skel->obj, &opts);
-	if (ret < 0)
-		return ret;
-	ret = copychain_bpf__load(e->skel);
-	if (ret < 0) {
-		if (ret == -EACCES || ret == -EINVAL)
-			fprintf(stderr, "copychain: verifier log:\n%s\n", log);
-		return ret;
-	}
-	ret = iocoro_attach_object(&e->co, e->skel->obj);
-	if (ret < 0)
-		return ret;
-	ret = iocoro_prog_index(e->skel->obj, e->skel->progs.copychain);
-	if (ret < 0)
-		return ret;
-	e->prog = ret;
-	return 0;
-}
-
-/* libbpf's own lines would repeat what engine_get() says in one */
-static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
-			va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
-}
-
-/* why the program could not be loaded, in one line */
-static void report_load(int err)
-{
-	if (err == -EPERM)
-		fprintf(stderr,
-			"copychain: loading the coroutine needs CAP_BPF: run as root, or grant it with 'setcap cap_bpf,cap_perfmon+ep copychain'\n");
-	else
-		fprintf(stderr, "copychain: %s\n", iocoro_strerror(err));
-}
-
-/* load once; a failure is reported once and kept */
-static int engine_get(struct cc_engine *e)
-{
-	int ret;
-
-	if (e->ready)
-		return e->ready < 0 ? e->ready : 0;
-	libbpf_set_print(libbpf_quiet);
-	ret = engine_load(e);
-	if (ret < 0) {
-		report_load(ret);
-		e->ready = ret;
-		return ret;
-	}
-	e->ready = 1;
-	return 0;
-}
-
-static void engine_exit(struct cc_engine *e)
-{
-	if (e->buf)
-		munmap(e->buf, e->buf_size);
-	copychain_bpf__destroy(e->skel);
-	if (e->have_ring)
-		iocoro_queue_exit(&e->co);
-}
-
-/* a buffer of at least @size bytes */
-static int engine_buffer(struct cc_engine *e, uint32_t size)
-{
-	void *p;
-
-	if (e->buf && e->buf_size >= size)
-		return 0;
-	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return -errno;
-	if (e->buf)
-		munmap(e->buf, e->buf_size);
-	e->buf = p;
-	e->buf_size = size;
-	return 0;
-}
-
-/*
- * Wait for the coroutine's end, counting the io_uring_enter() calls:
- * liburing only peeks here, every wait is our own enter.
- */
-static int engine_reap(struct cc_engine *e, struct iocoro_done *done)
-{
-	struct io_uring_cqe *cqe;
-	int ret;
-
-	for (;;) {
-		while (!io_uring_cq_ready(&e->co.ring)) {
-			ret = io_uring_enter((unsigned int)e->co.ring.ring_fd,
-					     0, 1, IORING_ENTER_GETEVENTS, NULL);
-			e->stats.enters++;
-			if (ret < 0 && ret != -EINTR && ret != -EAGAIN)
-				return ret;
-		}
-		ret = io_uring_peek_cqe(&e->co.ring, &cqe);
-		if (ret < 0)
-			return ret;
-		ret = iocoro_cqe_done(cqe, done);
-		io_uring_cqe_seen(&e->co.ring, cqe);
-		if (ret < 0)
-			return -EIO;	/* a CQE that is not ours */
-		if (ret == 1)
-			return 0;
-	}
-}
-
-/*
- * Run one coroutine from state @st with step budget @budget: one submit
- * that also waits, then waits until its end. The state is read back
- * into @st.
- */
-static int engine_run(struct cc_engine *e, struct copychain_state *st,
-		      unsigned int budget, struct iocoro_done *done)
-{
-	struct io_uring_sqe *sqe;
-	int ret;
-
-	ret = iocoro_set_budget(&e->co, budget);
-	if (ret < 0)
-		return ret;
-	ret = bpf_map__update_elem(e->skel->maps.cc_states, &(__u32){ 0 },
-				   sizeof(__u32), st, sizeof(*st), BPF_ANY);
-	if (ret < 0)
-		return ret;
-	sqe = io_uring_get_sqe(&e->co.ring);
-	if (!sqe)
-		return -EBUSY;
-	iocoro_prep_start(sqe, (unsigned int)e->prog, 0);
-	ret = io_uring_submit_and_wait(&e->co.ring, 1);
-	e->stats.enters++;
-	if (ret < 0 && ret != -EINTR)
-		return ret;
-	ret = engine_reap(e, done);
-	if (ret < 0)
-		return ret;
-	return iocoro_state_read(e->skel->maps.cc_states, 0, st, sizeof(*st));
-}
-
-/* ---- one file ---- */
-
-/*
- * The chunk and step budget for @size bytes: 2 steps a chunk and 3 more;
- * a file that needs more than the kernel allows gets bigger chunks.
- */
-static int plan_chunks(const char *src, uint64_t size, uint32_t *chunk,
-		       unsigned int *budget)
-{
-	uint32_t c = *chunk;
-	uint64_t chunks, steps;
-
-	for (;;) {
-		chunks = (size + c - 1) / c;
-		steps = CC_STEPS(chunks);
-		if (steps + CC_BUDGET_SLACK <= IOCORO_MAX_BUDGET)
-			break;
-		if (c >= CC_MAX_CHUNK) {
-			fprintf(stderr,
-				"copychain: %s: too large: %" PRIu64 " bytes need more than %u steps even in chunks of %u bytes\n",
-				src, size, IOCORO_MAX_BUDGET, CC_MAX_CHUNK);
-			return -EFBIG;
-		}
-		c = c > CC_MAX_CHUNK / 2 ? CC_MAX_CHUNK : c * 2;
-	}
-	if (c != *chunk)
-		fprintf(stderr,
-			"copychain: note: chunk grown from %u to %u bytes: a copy may take at most %u steps\n",
-			*chunk, c, IOCORO_MAX_BUDGET);
-	steps += CC_BUDGET_SLACK + chunks / 64;
-	*budget = steps > IOCORO_MAX_BUDGET ? IOCORO_MAX_BUDGET : (unsigned int)steps;
-	*chunk = c;
-	return 0;
-}
-
-/* a signal that ends us removes tmp_path while tmp_live says it lives */
+/* a signal that ends us removes the live tmp_names */
 static void arm_signals(sigset_t *block)
 {
 	struct sigaction sa;
@@ -398,40 +129,414 @@ static void arm_signals(sigset_t *block)
 	}
 }
 
-/* the named fallback: DST.XXXXXX, mode 0600 */
-static int open_named_tmp(const char *dst)
+static void drop_tmp(int slot)
+{
+	if (tmp_live[slot]) {
+		unlink(tmp_names[slot]);
+		tmp_live[slot] = 0;
+	}
+}
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* ---- the engine: one ring, the programs, loaded on first use ---- */
+
+/* map @map of @n values of @size bytes into *@p */
+static int map_mmap(struct bpf_map *map, size_t n, size_t size, void **p,
+		    size_t *len)
+{
+	*len = n * size;
+	*p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		  bpf_map__fd(map), 0);
+	if (*p == MAP_FAILED) {
+		*p = NULL;
+		return -errno;
+	}
+	return 0;
+}
+
+static int engine_maps(struct cc_engine *e, const struct cc_opts *o)
+{
+	int ret;
+
+	ret = map_mmap(e->skel->maps.cc_files, o->jobs,
+		       sizeof(struct copychain_file), (void **)&e->files,
+		       &e->files_size);
+	if (ret < 0)
+		return ret;
+	ret = map_mmap(e->skel->maps.cc_lanes, (size_t)o->jobs * CC_MAX_DEPTH,
+		       sizeof(struct copychain_lane), (void **)&e->lanes,
+		       &e->lanes_size);
+	if (ret < 0)
+		return ret;
+	e->buf_size = (size_t)o->jobs * o->depth * o->chunk;
+	e->buf = mmap(NULL, e->buf_size, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (e->buf == MAP_FAILED) {
+		e->buf = NULL;
+		return -errno;
+	}
+	return 0;
+}
+
+static int engine_load(struct cc_engine *e, const struct cc_opts *o)
+{
+	static char log[64 * 1024];
+	struct iocoro_load_opts opts = {
+		.sz = sizeof(opts), .log_buf = log, .log_size = sizeof(log),
+	};
+	int ret;
+
+	ret = iocoro_queue_init(o->jobs * 2 + 8, &e->co, 0);
+	if (ret < 0)
+		return ret;
+	e->have_ring = 1;
+	e->skel = copychain_bpf__open();
+	if (!e->skel)
+		return -errno;
+	bpf_map__set_max_entries(e->skel->maps.cc_files, o->jobs);
+	bpf_map__set_max_entries(e->skel->maps.cc_lanes,
+				 o->jobs * CC_MAX_DEPTH);
+	ret = iocoro_object_prepare(e->skel->obj, &opts);
+	if (ret < 0)
+		return ret;
+	ret = copychain_bpf__load(e->skel);
+	if (ret < 0) {
+		if (ret == -EACCES || ret == -EINVAL)
+			fprintf(stderr, "copychain: verifier log:\n%s\n", log);
+		return ret;
+	}
+	ret = iocoro_attach_object(&e->co, e->skel->obj);
+	if (ret < 0)
+		return ret;
+	e->file_prog = iocoro_prog_index(e->skel->obj, e->skel->progs.copychain);
+	e->lane_prog = iocoro_prog_index(e->skel->obj,
+					 e->skel->progs.copychain_lane);
+	if (e->file_prog < 0 || e->lane_prog < 0)
+		return e->file_prog < 0 ? e->file_prog : e->lane_prog;
+	return engine_maps(e, o);
+}
+
+/* libbpf's own lines would repeat what engine_get() says in one */
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+/* why the programs could not be loaded, in one line */
+static void report_load(int err)
+{
+	if (err == -EPERM)
+		fprintf(stderr,
+			"copychain: loading the coroutine needs CAP_BPF: run as root, or grant it with 'setcap cap_bpf,cap_perfmon+ep copychain'\n");
+	else
+		fprintf(stderr, "copychain: %s\n", iocoro_strerror(err));
+}
+
+/* load once; a failure is reported once */
+static int engine_get(struct cc_engine *e, const struct cc_opts *o)
+{
+	int ret;
+
+	libbpf_set_print(libbpf_quiet);
+	ret = engine_load(e, o);
+	if (ret < 0) {
+		report_load(ret);
+		e->ready = ret;
+		return ret;
+	}
+	e->ready = 1;
+	e->t0 = now();
+	return 0;
+}
+
+static void engine_exit(struct cc_engine *e)
+{
+	if (e->buf)
+		munmap(e->buf, e->buf_size);
+	if (e->files)
+		munmap(e->files, e->files_size);
+	if (e->lanes)
+		munmap(e->lanes, e->lanes_size);
+	free(e->jobs);
+	copychain_bpf__destroy(e->skel);
+	if (e->have_ring)
+		iocoro_queue_exit(&e->co);
+}
+
+/* ---- one file: check, plan, start ---- */
+
+/* SRC (regular, open()able by name) and DST (a file or nothing) agree */
+static int check_paths(struct cc_job *j)
+{
+	const char *src = j->item->src, *dst = j->item->dst;
+	struct stat dir_st;
+	int err;
+
+	if (stat(src, &j->src_st)) {
+		fprintf(stderr, "copychain: cannot stat '%s': %s\n", src,
+			strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(j->src_st.st_mode)) {
+		fprintf(stderr,
+			"copychain: -r not specified; omitting directory '%s'\n",
+			src);
+		return -1;
+	}
+	if (!S_ISREG(j->src_st.st_mode)) {
+		fprintf(stderr, "copychain: %s: not a regular file\n", src);
+		return -1;
+	}
+	if (cc_dst_check(src, &j->src_st, dst, &j->d))
+		return -1;
+	cc_dir_of(j->d.path, j->dir, sizeof(j->dir));
+	err = stat(j->dir, &dir_st) ? errno :
+	      S_ISDIR(dir_st.st_mode) ? 0 : ENOTDIR;
+	if (err) {
+		fprintf(stderr,
+			"copychain: cannot create regular file '%s': %s\n",
+			dst, strerror(err));
+		return -1;
+	}
+	if (strlen(j->d.path) + 16 > sizeof(tmp_names[0])) {
+		fprintf(stderr, "copychain: %s: %s\n", dst,
+			strerror(ENAMETOOLONG));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The data extents of a sparse SRC (SEEK_DATA, SEEK_HOLE), into the
+ * file's state: the last one runs to end of file, unless SRC ends in a
+ * hole (then j->hole_end is its size, which the commit truncates to).
+ * More than CC_MAX_EXT extents: the last slot runs to EOF, holes and all.
+ */
+static void plan_extents(struct cc_job *j, struct copychain_file *f)
+{
+	uint64_t size = (uint64_t)j->src_st.st_size, off = 0;
+	off_t d, h;
+	int fd;
+
+	f->nr_ext = 1;
+	f->ext[0].start = 0;
+	f->ext[0].end = CC_TO_EOF;
+	j->hole_end = 0;
+	/* like cp: only a file with fewer blocks than bytes has holes */
+	if ((uint64_t)j->src_st.st_blocks * 512 >= size)
+		return;
+	fd = open(j->item->src, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;	/* the coroutine's openat will say why */
+	f->nr_ext = 0;
+	while (f->nr_ext < CC_MAX_EXT) {
+		struct copychain_ext *x = &f->ext[f->nr_ext];
+
+		d = lseek(fd, (off_t)off, SEEK_DATA);
+		if (d < 0) {
+			/* ENXIO: only a hole is left; else no SEEK_DATA */
+			if (errno == ENXIO && off < size)
+				j->hole_end = size;
+			else if (errno != ENXIO)
+				*x = (struct copychain_ext){ off, CC_TO_EOF },
+				f->nr_ext++;
+			break;
+		}
+		h = lseek(fd, d, SEEK_HOLE);
+		x->start = (uint64_t)d;
+		f->nr_ext++;
+		if (h < 0 || (uint64_t)h >= size || f->nr_ext == CC_MAX_EXT) {
+			x->end = CC_TO_EOF;
+			break;
+		}
+		x->end = (uint64_t)h;
+		off = (uint64_t)h;
+	}
+	close(fd);
+	if (!f->nr_ext)
+		j->hole_end = size;	/* all hole */
+}
+
+/* chunks of @f's extents for SRC of @size bytes, lane @d of @depth */
+static uint64_t lane_chunks(const struct copychain_file *f, uint64_t size,
+			    uint32_t chunk, uint32_t depth)
+{
+	uint64_t n = 0, end, c;
+	uint32_t i;
+
+	for (i = 0; i < f->nr_ext; i++) {
+		end = f->ext[i].end == CC_TO_EOF ? size : f->ext[i].end;
+		c = end > f->ext[i].start ?
+		    (end - f->ext[i].start + chunk - 1) / chunk : 0;
+		n += (c + depth - 1) / depth;
+	}
+	return n;
+}
+
+/*
+ * The chunk, lanes and step budget for the copy: 2 steps a chunk, a few
+ * more a lane; a file that needs more than the kernel allows gets bigger
+ * chunks (up to the buffer's share of a lane, o->chunk).
+ */
+static int plan_copy(const struct cc_opts *o, struct cc_job *j,
+		     struct copychain_file *f)
+{
+	uint64_t size = (uint64_t)j->src_st.st_size, n, steps, chunks;
+	uint32_t c = o->chunk, depth;
+
+	chunks = (size + c - 1) / c;
+	depth = chunks < o->depth ? (chunks ? (uint32_t)chunks : 1) : o->depth;
+	if (f->nr_ext > 1)
+		depth = o->depth;
+	/*
+	 * The lanes share o->depth * o->chunk bytes: a bigger chunk takes
+	 * fewer lanes
+	 */
+	for (;;) {
+		n = lane_chunks(f, size, c, depth);
+		steps = 8 + depth * (2 * n + CC_LANE_SLACK + n / 64);
+		if (steps <= IOCORO_MAX_BUDGET)
+			break;
+		if (depth == 1 &&
+		    (uint64_t)c * 2 > (uint64_t)o->chunk * o->depth) {
+			fprintf(stderr,
+				"copychain: %s: too large: %" PRIu64 " bytes need more than %u steps even in chunks of %u bytes\n",
+				j->item->src, size, IOCORO_MAX_BUDGET,
+				c);
+			return -1;
+		}
+		if (depth > 1)
+			depth /= 2;
+		c *= 2;
+	}
+	if (c != o->chunk)
+		fprintf(stderr,
+			"copychain: note: chunk grown from %u to %u bytes: a copy may take at most %u steps\n",
+			o->chunk, c, IOCORO_MAX_BUDGET);
+	f->chunk = c;
+	f->depth = depth;
+	j->budget = (unsigned int)steps;
+	return 0;
+}
+
+/* the named fallback: DST.XXXXXX, mode 0600, for the coroutine to open */
+static int make_named(struct cc_job *j, unsigned int slot)
 {
 	sigset_t block, old;
 	int fd, err;
 
 	arm_signals(&block);
-	snprintf(tmp_path, sizeof(tmp_path), "%s.XXXXXX", dst);
+	snprintf(tmp_names[slot], sizeof(tmp_names[slot]), "%s.XXXXXX",
+		 j->d.path);
 	sigprocmask(SIG_BLOCK, &block, &old);
-	fd = mkostemp(tmp_path, O_CLOEXEC);
+	fd = mkostemp(tmp_names[slot], O_CLOEXEC);
 	if (fd >= 0)
-		tmp_live = 1;
+		tmp_live[slot] = 1;
 	err = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	return fd < 0 ? -err : fd;
+	if (fd < 0) {
+		fprintf(stderr,
+			"copychain: cannot create regular file '%s': %s\n",
+			tmp_names[slot], strerror(err));
+		return -1;
+	}
+	close(fd);
+	j->named = 1;
+	return 0;
 }
 
-/*
- * The file the copy goes to: an unnamed O_TMPFILE in DST's directory,
- * which nothing, not even SIGKILL, can leave behind; a named DST.XXXXXX
- * only where the file system has no O_TMPFILE. *@named says which.
- */
-static int open_tmp(const char *dst, int *named)
+/* the file's state for its coroutine, from the job's plan */
+static void fill_file(struct cc_engine *e, unsigned int slot,
+		      struct copychain_file *f, const struct cc_opts *o)
 {
-	static char dirbuf[PATH_MAX];
-	int fd;
+	struct cc_job *j = &e->jobs[slot];
 
-	fd = open(dir_of(dst, dirbuf, sizeof(dirbuf)),
-		  O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-	*named = fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR);
-	if (*named)
-		return open_named_tmp(dst);
-	return fd < 0 ? -errno : fd;
+	f->step = CC_START;
+	f->file_prog = (uint32_t)e->file_prog;
+	f->lane_prog = (uint32_t)e->lane_prog;
+	f->job = slot;
+	f->src_path = (uintptr_t)j->item->src;
+	if (j->named) {
+		f->dst_path = (uintptr_t)tmp_names[slot];
+		f->dst_flags = O_WRONLY | O_CLOEXEC;
+	} else {
+		f->dst_path = (uintptr_t)j->dir;
+		f->dst_flags = O_TMPFILE | O_WRONLY | O_CLOEXEC;
+	}
+	f->src_fd = -1;
+	f->dst_fd = -1;
+	f->buf = (uintptr_t)e->buf + (uint64_t)slot * o->depth * o->chunk;
 }
+
+/* the lanes of job @slot on their first chunks (want 0: none) */
+static void place_lanes(struct cc_engine *e, unsigned int slot)
+{
+	const struct copychain_file *f = &e->files[slot];
+	struct copychain_lane *l = &e->lanes[slot * CC_MAX_DEPTH];
+	uint32_t k;
+
+	for (k = 0; k < CC_MAX_DEPTH; k++) {
+		memset(&l[k], 0, sizeof(l[k]));
+		l[k].job = slot;
+		l[k].k = k;
+		if (k < f->depth && f->nr_ext) {
+			l[k].off = f->ext[0].start + (uint64_t)k * f->chunk;
+			cc_place(f, &l[k]);
+		}
+	}
+}
+
+/* queue the start of job @slot's file coroutine */
+static int submit_job(struct cc_engine *e, unsigned int slot)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&e->co.ring);
+
+	if (!sqe)
+		return -EBUSY;
+	iocoro_prep_start(sqe, (unsigned int)e->file_prog, slot);
+	e->unsubmitted++;
+	if (e->jobs[slot].budget > e->want_budget)
+		e->want_budget = e->jobs[slot].budget;
+	return 0;
+}
+
+/* plan job @slot for @item and queue its start; 0, or -1 (reported) */
+static int start_job(struct cc_engine *e, const struct cc_opts *o,
+		     unsigned int slot, const struct cc_item *item)
+{
+	struct cc_job *j = &e->jobs[slot];
+	struct copychain_file f = { 0 };
+
+	memset(j, 0, sizeof(*j));
+	j->item = item;
+	if (check_paths(j))
+		return -1;
+	plan_extents(j, &f);
+	if (plan_copy(o, j, &f))
+		return -1;
+	/* loaded for the first file that gets this far, once */
+	if (!e->ready && engine_get(e, o))
+		return -1;
+	if (o->no_tmpfile && make_named(j, slot))
+		return -1;
+	fill_file(e, slot, &f, o);
+	e->files[slot] = f;
+	place_lanes(e, slot);
+	return submit_job(e, slot);
+}
+
+/* ---- one file: its end ---- */
 
 /*
  * Give the unnamed @fd the name @name (/proc/self/fd and
@@ -456,362 +561,354 @@ static int link_fd(int fd, const char *name)
  */
 static int link_replace(int fd, const char *dst)
 {
+	char *name = tmp_names[CC_COMMIT_SLOT];
 	sigset_t block, old;
 	unsigned int tries;
 	int err = -EEXIST;
 
 	arm_signals(&block);
 	for (tries = 0; tries < 100 && err == -EEXIST; tries++) {
-		snprintf(tmp_path, sizeof(tmp_path), "%s.cc%06lx", dst,
+		snprintf(name, sizeof(tmp_names[0]), "%s.cc%06lx", dst,
 			 ((unsigned long)getpid() * 2654435761UL + tries +
 			  (unsigned long)time(NULL)) & 0xffffff);
 		sigprocmask(SIG_BLOCK, &block, &old);
-		err = link_fd(fd, tmp_path);
-		tmp_live = !err;
+		err = link_fd(fd, name);
+		tmp_live[CC_COMMIT_SLOT] = !err;
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
+	if (!err && rename(name, dst))
+		err = -errno;
+	drop_tmp(CC_COMMIT_SLOT);
 	return err;
 }
 
-static void drop_tmp(void)
+/* written and fsynced: the temporary file becomes DST */
+static int name_copy(struct cc_job *j, unsigned int slot, int fd)
 {
-	if (tmp_live) {
-		unlink(tmp_path);
-		tmp_live = 0;
-	}
-}
-
-/* what DST is: nothing yet (exists 0), or a regular file (through links) */
-struct cc_dst {
-	const char *path;	/* where the copy goes: DST or its link's target */
-	int exists;
-	struct stat st;
-	char real[PATH_MAX];
-};
-
-/* DST is a symbolic link: the copy replaces its target */
-static int resolve_link(const char *dst, struct cc_dst *d)
-{
-	if (stat(dst, &d->st)) {
-		fprintf(stderr,
-			"copychain: not writing through dangling symlink '%s'\n",
-			dst);
-		return -1;
-	}
-	if (!realpath(dst, d->real)) {
-		fprintf(stderr, "copychain: %s: %s\n", dst, strerror(errno));
-		return -1;
-	}
-	d->path = d->real;
-	return 0;
-}
-
-/* SRC is a regular file, DST is one or nothing yet, its directory exists */
-static int check_paths(const char *src, const char *dst, int src_fd,
-		       struct stat *src_st, struct cc_dst *d)
-{
-	static char dirbuf[PATH_MAX];
-	struct stat dir_st;
-	const char *dir;
 	int err;
 
-	d->path = dst;
-	if (fstat(src_fd, src_st)) {
-		fprintf(stderr, "copychain: cannot stat '%s': %s\n", src,
-			strerror(errno));
+	if (j->named) {
+		err = rename(tmp_names[slot], j->d.path) ? -errno : 0;
+		if (!err)
+			tmp_live[slot] = 0;
+		return err;
+	}
+	/* a new DST gets the name at once; an existing one, a rename */
+	err = link_fd(fd, j->d.path);
+	if (err == -EEXIST)
+		err = link_replace(fd, j->d.path);
+	return err;
+}
+
+/* the copy's size (a trailing hole), mode, owner, times, then its name */
+static int commit_job(struct cc_engine *e, const struct cc_opts *o,
+		      unsigned int slot, int fd)
+{
+	struct cc_job *j = &e->jobs[slot];
+	const char *what = "naming the copy";
+	int err = 0;
+
+	if (j->hole_end && (ftruncate(fd, (off_t)j->hole_end) || fsync(fd))) {
+		fprintf(stderr, "copychain: error writing '%s': %s\n",
+			j->item->dst, strerror(errno));
 		return -1;
 	}
-	if (!S_ISREG(src_st->st_mode)) {
-		fprintf(stderr, "copychain: %s: not a regular file\n", src);
-		return -1;
-	}
-	if (!lstat(dst, &d->st)) {
-		d->exists = 1;
-		if (S_ISLNK(d->st.st_mode) && resolve_link(dst, d))
-			return -1;
-		if (d->st.st_dev == src_st->st_dev &&
-		    d->st.st_ino == src_st->st_ino) {
-			fprintf(stderr,
-				"copychain: '%s' and '%s' are the same file\n",
-				src, dst);
-			return -1;
-		}
-		if (S_ISDIR(d->st.st_mode)) {
-			fprintf(stderr, "copychain: %s: %s (give the file's name)\n",
-				dst, strerror(EISDIR));
-			return -1;
-		}
-		if (!S_ISREG(d->st.st_mode)) {
-			fprintf(stderr,
-				"copychain: %s: not a regular file (copychain replaces DST)\n",
-				dst);
-			return -1;
-		}
-	} else if (errno != ENOENT) {
-		fprintf(stderr, "copychain: %s: %s\n", dst, strerror(errno));
-		return -1;
-	}
-	if (dst[strlen(dst) - 1] == '/') {
-		fprintf(stderr, "copychain: %s: not a file name\n", dst);
-		return -1;
-	}
-	dir = dir_of(d->path, dirbuf, sizeof(dirbuf));
-	err = stat(dir, &dir_st) ? errno : S_ISDIR(dir_st.st_mode) ? 0 : ENOTDIR;
+	err = cc_set_attrs(o, &j->src_st, &j->d, fd);
+	if (err)
+		what = "setting the mode";
+	else
+		err = name_copy(j, slot, fd);
 	if (err) {
-		fprintf(stderr,
-			"copychain: cannot create regular file '%s': %s\n",
-			dst, strerror(err));
+		fprintf(stderr, "copychain: '%s' -> '%s': %s (%s)\n",
+			j->item->src, j->item->dst, strerror(-err), what);
 		return -1;
 	}
-	if (strlen(d->path) + 8 > sizeof(tmp_path)) {
-		fprintf(stderr, "copychain: %s: %s\n", dst,
-			strerror(ENAMETOOLONG));
-		return -1;
-	}
+	cc_dirs_add(&e->synced, j->dir);
 	return 0;
 }
 
-/*
- * The copy's mode and owner, as cp: -p keeps SRC's (setuid and setgid
- * only if the owner could be kept too); otherwise an existing DST keeps
- * its own, a new one gets SRC's permission bits less the umask.
- */
-static int set_attrs(const struct cc_opts *o, const struct stat *src_st,
-		     const struct cc_dst *d, int fd)
+/* the coroutines' counts of job @slot into the stats */
+static void count_job(struct cc_engine *e, unsigned int slot,
+		      uint64_t *copied)
 {
-	mode_t mode;
+	const struct copychain_file *f = &e->files[slot];
+	const struct copychain_lane *l = &e->lanes[slot * CC_MAX_DEPTH];
+	uint32_t k;
 
-	if (o->preserve) {
-		struct timespec times[2] = { src_st->st_atim, src_st->st_mtim };
-
-		mode = src_st->st_mode & 07777;
-		if (fchown(fd, src_st->st_uid, src_st->st_gid)) {
-			mode &= ~(mode_t)(S_ISUID | S_ISGID);
-			if (fchown(fd, (uid_t)-1, src_st->st_gid))
-				mode &= ~(mode_t)S_IRWXG;
-		}
-		if (futimens(fd, times))
-			return -errno;
-	} else if (d->exists) {
-		mode = d->st.st_mode & 07777;
-		/* root can give the new inode DST's owner; others keep theirs */
-		if (fchown(fd, d->st.st_uid, d->st.st_gid))
-			mode &= ~(mode_t)(S_ISUID | S_ISGID);
-	} else {
-		mode = src_st->st_mode & 0777 & ~o->umask;
+	*copied = 0;
+	e->stats.steps += f->steps;
+	for (k = 0; k < f->depth && k < CC_MAX_DEPTH; k++) {
+		e->stats.steps += l[k].steps;
+		e->stats.short_writes += l[k].short_writes;
+		e->stats.short_reads += l[k].short_reads;
+		*copied += l[k].copied;
 	}
-	return fchmod(fd, mode) ? -errno : 0;
 }
 
-/* the coroutine's end as a message; 0 if it copied everything */
-static int report_end(const char *src, const char *dst,
-		      const struct iocoro_done *done,
-		      const struct copychain_state *st)
+/* the copy of job @slot failed with @err: say so in cp's words */
+static void report_fail(struct cc_engine *e, unsigned int slot, int err,
+			uint64_t copied)
 {
-	if (done->how != IOCORO_FINISHED) {
-		/* the kernel ended the chain: -ELOOP, -ECANCELED, ... */
-		fprintf(stderr, "copychain: %s -> %s: %s (after %" PRIu64
-			" bytes, %u steps%s)\n", src, dst,
-			iocoro_strerror(done->res), (uint64_t)st->copied,
-			st->steps, done->res == -ELOOP ?
-			"; SRC is longer than its size said" : "");
-		return -1;
-	}
-	if (done->res >= 0)
-		return 0;
-	if (st->failed_op == CC_OP_FSYNC)
-		fprintf(stderr, "copychain: %s -> %s: %s (fsync)\n", src, dst,
-			strerror(-done->res));
-	else
+	const struct copychain_file *f = &e->files[slot];
+	const char *src = e->jobs[slot].item->src, *dst = e->jobs[slot].item->dst;
+	const char *why = strerror(-err);
+
+	switch (err == (int)f->error ? f->failed_op : CC_OP_QUEUE) {
+	case CC_OP_OPEN_SRC:
+		fprintf(stderr, "copychain: cannot open '%s' for reading: %s\n",
+			src, why);
+		break;
+	case CC_OP_OPEN_DST:
 		fprintf(stderr,
-			"copychain: %s -> %s: %s (%s at offset %" PRIu64 ")\n",
-			src, dst, strerror(-done->res), op_name(st->failed_op),
-			(uint64_t)(st->off + st->done));
-	return -1;
+			"copychain: cannot create regular file '%s': %s\n", dst,
+			why);
+		break;
+	case CC_OP_READ:
+		fprintf(stderr, "copychain: error reading '%s': %s\n", src, why);
+		break;
+	case CC_OP_WRITE:
+	case CC_OP_FSYNC:
+		fprintf(stderr, "copychain: error writing '%s': %s\n", dst, why);
+		break;
+	case CC_OP_CLOSE:
+		fprintf(stderr, "copychain: failed to close '%s': %s\n", src,
+			why);
+		break;
+	default:
+		/* the kernel ended a step: -ELOOP, -ECANCELED, ... */
+		fprintf(stderr, "copychain: '%s' -> '%s': %s (after %" PRIu64
+			" bytes%s)\n", src, dst, iocoro_strerror(err), copied,
+			err == -ELOOP ? "; SRC is longer than its size said" : "");
+	}
 }
 
-/* copy [off, end) with one coroutine; 0 or -1 (reported) */
-static int copy_extent(struct cc_engine *e, const char *src, const char *dst,
-		       struct copychain_state *st, unsigned int budget)
+/* O_TMPFILE is not supported there: start again with a named file */
+static int retry_named(struct cc_engine *e, const struct cc_opts *o,
+		       unsigned int slot)
+{
+	struct cc_job *j = &e->jobs[slot];
+	struct copychain_file f = e->files[slot];
+
+	if (make_named(j, slot))
+		return -1;
+	memset(&f.active, 0, sizeof(f) - offsetof(struct copychain_file, active));
+	fill_file(e, slot, &f, o);
+	e->files[slot] = f;
+	place_lanes(e, slot);
+	return submit_job(e, slot);
+}
+
+/*
+ * Job @slot's coroutine ended with @err (0: copied, its fds: SRC closed,
+ * the copy open). Returns 1 if the job goes on (retried), 0 when done.
+ */
+static int end_job(struct cc_engine *e, const struct cc_opts *o,
+		   unsigned int slot, int err, int *rc)
+{
+	struct copychain_file *f = &e->files[slot];
+	struct cc_job *j = &e->jobs[slot];
+	uint64_t copied;
+	int fd = f->dst_fd;
+
+	if (f->src_fd >= 0)	/* left open when the kernel ended a step */
+		close(f->src_fd);
+	f->src_fd = -1;
+	if (err && fd >= 0)
+		close(fd);
+	if (err)
+		fd = -1;
+	/* EISDIR: kernels older than O_TMPFILE take it for O_DIRECTORY */
+	if ((err == -EOPNOTSUPP || err == -EISDIR) &&
+	    f->failed_op == CC_OP_OPEN_DST &&
+	    !j->named && !retry_named(e, o, slot))
+		return 1;
+	count_job(e, slot, &copied);
+	if (err) {
+		report_fail(e, slot, err, copied);
+	} else if (!commit_job(e, o, slot, fd)) {
+		e->stats.files++;
+		e->stats.bytes += copied;
+		if (o->verbose)
+			printf("'%s' -> '%s'\n", j->item->src, j->item->dst);
+	} else {
+		err = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	drop_tmp(slot);
+	if (err)
+		*rc = 1;
+	return 0;
+}
+
+/* ---- the loop: CQEs in, jobs out ---- */
+
+/*
+ * The kernel ended a step of lane @id (-ELOOP, ...): the lane left
+ * without joining. Join in its place; 1 if that ended the copy.
+ */
+static int lane_failed(struct cc_engine *e, uint32_t id, int res,
+		       unsigned int *slot)
+{
+	struct copychain_lane *l = &e->lanes[id];
+	struct copychain_file *f;
+
+	*slot = id / CC_MAX_DEPTH;
+	f = &e->files[*slot];
+	if (l->joined)		/* the last lane, in the wrapup */
+		return 1;
+	l->joined = 1;
+	if (!__sync_val_compare_and_swap(&f->error, 0, (int64_t)res))
+		f->failed_op = CC_OP_QUEUE;
+	return __atomic_fetch_sub(&f->active, 1, __ATOMIC_SEQ_CST) == 1;
+}
+
+/* a coroutine's CQE: 1 and the job's @slot and @err if a copy ended */
+static int cqe_ended(struct cc_engine *e, const struct io_uring_cqe *cqe,
+		     unsigned int *slot, int *err)
 {
 	struct iocoro_done done;
+	int ret = iocoro_cqe_done(cqe, &done);
+
+	if (ret <= 0)
+		return 0;	/* an operation's error, which a step handles */
+	if (done.prog == (uint32_t)e->lane_prog) {
+		if (!lane_failed(e, done.id, done.res, slot))
+			return 0;
+		*err = e->files[*slot].error ? (int)e->files[*slot].error : done.res;
+		return 1;
+	}
+	*slot = done.id;
+	*err = done.how == IOCORO_FINISHED ? done.res :
+	       e->files[*slot].error ? (int)e->files[*slot].error : done.res;
+	return 1;
+}
+
+/* the progress line: on a terminal, for copies longer than a second */
+static void show_progress(struct cc_engine *e, const struct cc_opts *o,
+			  int last)
+{
+	double t = now() - e->t0;
+	uint64_t bytes = e->stats.bytes;
+	size_t i;
+
+	if (last) {
+		if (e->progress_shown)
+			fputs("\r\033[K", stderr);
+		return;
+	}
+	if (t < 1.0)
+		return;
+	for (i = 0; i < (size_t)o->jobs * CC_MAX_DEPTH; i++)
+		if (e->jobs[i / CC_MAX_DEPTH].item &&
+		    i % CC_MAX_DEPTH < e->files[i / CC_MAX_DEPTH].lanes)
+			bytes += e->lanes[i].copied;
+	fprintf(stderr, "\rcopychain: %" PRIu64 " files, %.1f MB, %.1f MB/s, %.0f s\033[K",
+		e->stats.files, (double)bytes / 1e6, (double)bytes / 1e6 / t, t);
+	e->progress_shown = 1;
+}
+
+/* arm the progress line's timeout: a CQE every half second */
+static void arm_tick(struct cc_engine *e)
+{
+	static struct __kernel_timespec ts = { .tv_nsec = 500000000 };
+	struct io_uring_sqe *sqe;
+
+	if (e->tick)
+		return;
+	sqe = io_uring_get_sqe(&e->co.ring);
+	if (!sqe)
+		return;
+	io_uring_prep_timeout(sqe, &ts, 0, 0);
+	io_uring_sqe_set_data64(sqe, CC_UD_TICK);
+	e->tick = 1;
+	e->unsubmitted++;
+}
+
+/* submit what is queued and wait for a CQE: one io_uring_enter() */
+static int enter(struct cc_engine *e, const struct cc_opts *o)
+{
 	int ret;
 
-	ret = engine_run(e, st, budget, &done);
-	if (ret < 0) {
-		fprintf(stderr, "copychain: %s -> %s: %s\n", src, dst,
-			iocoro_strerror(ret));
-		return -1;
+	if (o->progress && e->busy)
+		arm_tick(e);
+	if (e->want_budget && e->want_budget != e->budget) {
+		ret = iocoro_set_budget(&e->co, e->want_budget);
+		if (ret < 0)
+			return ret;
+		e->budget = e->want_budget;
 	}
-	e->stats.steps += st->steps;
-	e->stats.short_writes += st->short_writes;
-	if (report_end(src, dst, &done, st))
-		return -1;
-	e->stats.bytes += st->copied;
-	return 0;
+	e->want_budget = 0;
+	e->unsubmitted = 0;
+	ret = io_uring_submit_and_wait(&e->co.ring, 1);
+	e->stats.enters++;
+	return ret < 0 && ret != -EINTR && ret != -ETIME ? ret : 0;
 }
 
-/*
- * The next data extent at or after @off (SEEK_DATA, SEEK_HOLE): [*data,
- * *hole); 1 if it is the last (it then runs to the end of file), 0 if
- * more follow
- */
-static int next_extent(int fd, uint64_t off, uint64_t size, uint64_t *data,
-		       uint64_t *hole)
+/* reap the CQEs that are there; the ended jobs' slots go to @free */
+static void reap(struct cc_engine *e, const struct cc_opts *o,
+		 unsigned int *free_slots, unsigned int *nfree, int *rc)
 {
-	off_t d = lseek(fd, (off_t)off, SEEK_DATA), h;
+	struct io_uring_cqe *cqe;
+	unsigned int slot;
+	int err;
 
-	if (d < 0) {
-		/* ENXIO: only a hole is left; else no SEEK_DATA: all data */
-		*data = errno == ENXIO && size > off ? size : off;
-		*hole = UINT64_MAX;
+	while (!io_uring_peek_cqe(&e->co.ring, &cqe)) {
+		int ended = 0;
+
+		if (cqe->user_data == CC_UD_TICK) {
+			e->tick = 0;
+			show_progress(e, o, 0);
+		} else {
+			ended = cqe_ended(e, cqe, &slot, &err);
+		}
+		io_uring_cqe_seen(&e->co.ring, cqe);
+		if (ended && !end_job(e, o, slot, err, rc)) {
+			e->jobs[slot].item = NULL;
+			free_slots[(*nfree)++] = slot;
+			e->busy--;
+		}
+	}
+}
+
+/* copy every item of @plan, o->jobs at a time; the exit status */
+static int run(struct cc_engine *e, const struct cc_opts *o,
+	       const struct cc_plan *plan)
+{
+	unsigned int free_slots[CC_MAX_JOBS], nfree = 0, slot;
+	size_t next = 0;
+	int rc = 0, ret;
+
+	e->jobs = calloc(o->jobs, sizeof(*e->jobs));
+	if (!e->jobs) {
+		fprintf(stderr, "copychain: %s\n", strerror(ENOMEM));
 		return 1;
 	}
-	h = lseek(fd, d, SEEK_HOLE);
-	*data = (uint64_t)d;
-	if (h < 0 || (uint64_t)h >= size) {
-		*hole = UINT64_MAX;
-		return 1;
+	for (slot = o->jobs; slot > 0; slot--)
+		free_slots[nfree++] = slot - 1;
+	while (next < plan->n || e->busy) {
+		while (nfree && next < plan->n && e->ready >= 0) {
+			slot = free_slots[--nfree];
+			if (start_job(e, o, slot, &plan->items[next++])) {
+				free_slots[nfree++] = slot;
+				e->jobs[slot].item = NULL;
+				drop_tmp(slot);
+				rc = 1;
+				continue;
+			}
+			e->busy++;
+		}
+		if (!e->busy)
+			break;
+		ret = enter(e, o);
+		if (ret < 0) {
+			fprintf(stderr, "copychain: %s\n", iocoro_strerror(ret));
+			return 1;
+		}
+		reap(e, o, free_slots, &nfree, &rc);
 	}
-	*hole = (uint64_t)h;
-	return 0;
-}
-
-/*
- * copy @src_fd into @tmp_fd, one coroutine per data extent so that the
- * holes of a sparse SRC stay holes; 0 or -1 (reported)
- */
-static int copy_data(struct cc_engine *e, const char *src, const char *dst,
-		     int src_fd, int tmp_fd, uint32_t chunk,
-		     unsigned int budget, uint64_t size)
-{
-	struct copychain_state st;
-	uint64_t off = 0, data, hole;
-	int ret, last = 0;
-
-	ret = engine_buffer(e, chunk);
-	if (ret < 0) {
-		fprintf(stderr, "copychain: a buffer of %u bytes: %s\n", chunk,
-			strerror(-ret));
-		return -1;
-	}
-	if (ftruncate(tmp_fd, (off_t)size)) {
-		fprintf(stderr, "copychain: error writing '%s': %s\n", dst,
-			strerror(errno));
-		return -1;
-	}
-	while (!last) {
-		last = next_extent(src_fd, off, size, &data, &hole);
-		memset(&st, 0, sizeof(st));
-		st.step = CC_START;
-		st.src_fd = src_fd;
-		st.dst_fd = tmp_fd;
-		st.chunk = chunk;
-		st.buf = (uintptr_t)e->buf;
-		st.off = data;
-		st.end = hole;
-		st.sync = (__u32)last;
-		if (copy_extent(e, src, dst, &st, budget))
-			return -1;
-		off = hole;
-	}
-	return 0;
-}
-
-/* written and fsynced: make the temporary file DST, durably */
-static int commit_tmp(const char *src, const char *dst, int tmp_fd, int named)
-{
-	static char dirbuf[PATH_MAX];
-	const char *dir = dir_of(dst, dirbuf, sizeof(dirbuf));
-	int dfd, err = 0;
-
-	if (!named) {
-		/* a new DST gets the name at once; an existing one, a rename */
-		err = link_fd(tmp_fd, dst);
-		if (err == -EEXIST)
-			err = link_replace(tmp_fd, dst);
-		else if (!err)
-			tmp_live = 0;
-	}
-	if (close(tmp_fd) && !err)
-		err = -errno;
-	if (!err && tmp_live && rename(tmp_path, dst))
-		err = -errno;
-	if (err) {
-		fprintf(stderr, "copychain: %s -> %s: %s (naming the copy)\n",
-			src, dst, strerror(-err));
-		return -1;
-	}
-	tmp_live = 0;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0 || fsync(dfd))
-		fprintf(stderr, "copychain: warning: %s: fsync of the directory: %s\n",
-			dir, strerror(errno));
-	if (dfd >= 0)
-		close(dfd);
-	return 0;
-}
-
-/* copy SRC to DST; 0 or -1 (reported) */
-static int copy_file(struct cc_engine *e, const struct cc_opts *o,
-		     const char *src, const char *dst)
-{
-	uint32_t chunk = o->chunk;
-	unsigned int budget;
-	struct stat src_st;
-	struct cc_dst d = { 0 };
-	int src_fd, tmp_fd = -1, ret = -1, err, named = 0;
-
-	if (stat(src, &src_st)) {
-		fprintf(stderr, "copychain: cannot stat '%s': %s\n", src,
-			strerror(errno));
-		return -1;
-	}
-	if (S_ISDIR(src_st.st_mode)) {
-		fprintf(stderr,
-			"copychain: -r not specified; omitting directory '%s'\n",
-			src);
-		return -1;
-	}
-	src_fd = open(src, O_RDONLY | O_CLOEXEC);
-	if (src_fd < 0) {
-		fprintf(stderr, "copychain: cannot open '%s' for reading: %s\n",
-			src, strerror(errno));
-		return -1;
-	}
-	if (check_paths(src, dst, src_fd, &src_st, &d) ||
-	    plan_chunks(src, (uint64_t)src_st.st_size, &chunk, &budget) ||
-	    engine_get(e) < 0)
-		goto out;
-	tmp_fd = open_tmp(d.path, &named);
-	if (tmp_fd < 0) {
-		fprintf(stderr,
-			"copychain: %s -> %s: cannot create a temporary file next to it: %s\n",
-			src, dst, strerror(-tmp_fd));
-		goto out;
-	}
-	if (copy_data(e, src, dst, src_fd, tmp_fd, chunk, budget,
-		      (uint64_t)src_st.st_size))
-		goto out;
-	err = set_attrs(o, &src_st, &d, tmp_fd);
-	if (err) {
-		fprintf(stderr, "copychain: %s -> %s: %s (setting the mode)\n",
-			src, dst, strerror(-err));
-		goto out;
-	}
-	ret = commit_tmp(src, d.path, tmp_fd, named);
-	tmp_fd = -1;
-	if (ret)
-		goto out;
-	e->stats.files++;
-	if (o->verbose)
-		printf("'%s' -> '%s'\n", src, dst);
-out:
-	if (tmp_fd >= 0)
-		close(tmp_fd);
-	drop_tmp();
-	close(src_fd);
-	return ret;
+	show_progress(e, o, 1);
+	return rc;
 }
 
 static void print_stats(const struct cc_stats *s, double secs)
@@ -823,135 +920,37 @@ static void print_stats(const struct cc_stats *s, double secs)
 	       s->enters, s->short_writes);
 }
 
-/* ---- the command line ---- */
-
-/* the options into @o, the operands to the front of argv; their count */
-static int parse_args(int argc, char **argv, struct cc_opts *o)
-{
-	unsigned long long chunk = CC_DEFAULT_CHUNK;
-	int i, n = 0, opts_done = 0;
-
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (opts_done || a[0] != '-' || !a[1]) {
-			argv[n++] = argv[i];
-		} else if (!strcmp(a, "--")) {
-			opts_done = 1;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			exit(0);
-		} else if (!strcmp(a, "--version")) {
-			printf("copychain (iocoro) %s\n", CC_VERSION);
-			exit(0);
-		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
-			o->verbose = 1;
-		} else if (!strcmp(a, "-p") || !strcmp(a, "--preserve")) {
-			o->preserve = 1;
-		} else if (!strcmp(a, "--stats")) {
-			o->stats = 1;
-		} else if (!strcmp(a, "--chunk") || !strncmp(a, "--chunk=", 8)) {
-			const char *v = a[7] == '=' ? a + 8 : argv[++i];
-
-			if (!v || parse_size(v, &chunk) || !chunk ||
-			    chunk > CC_MAX_CHUNK) {
-				fprintf(stderr,
-					"copychain: --chunk takes a size of 1 to %u bytes (K, M, G suffixes), not '%s'\n",
-					CC_MAX_CHUNK, v ? v : "");
-				return -EINVAL;
-			}
-		} else {
-			fprintf(stderr, "copychain: unknown option '%s'\n", a);
-			usage(stderr);
-			return -EINVAL;
-		}
-	}
-	o->chunk = (uint32_t)chunk;
-	return n;
-}
-
-/* cp's words for a missing operand, exit status 2 */
-static int missing_operand(int n, char **argv)
-{
-	if (!n)
-		fprintf(stderr, "copychain: missing file operand\n");
-	else
-		fprintf(stderr,
-			"copychain: missing destination file operand after '%s'\n",
-			argv[0]);
-	fprintf(stderr, "Try 'copychain --help' for more information.\n");
-	return 2;
-}
-
-/* TARGET of SRC... TARGET: 1 a directory, 0 not; -1 (reported) */
-static int target_dir(int n, const char *target)
-{
-	struct stat st;
-
-	if (!stat(target, &st) && S_ISDIR(st.st_mode))
-		return 1;
-	if (n == 2)
-		return 0;
-	if (errno == ENOENT || errno == ENOTDIR)
-		fprintf(stderr, "copychain: target '%s': %s\n", target,
-			strerror(errno));
-	else
-		fprintf(stderr, "copychain: target '%s' is not a directory\n",
-			target);
-	return -1;
-}
-
-/* DIR/the last name of @src, in @buf */
-static const char *inside(const char *dir, const char *src, char *buf,
-			  size_t size)
-{
-	size_t len = strlen(src);
-	const char *base;
-
-	while (len > 1 && src[len - 1] == '/')
-		len--;
-	base = src + len;
-	while (base > src && base[-1] != '/')
-		base--;
-	snprintf(buf, size, "%s%s%.*s", dir,
-		 dir[strlen(dir) - 1] == '/' ? "" : "/",
-		 (int)(src + len - base), base);
-	return buf;
-}
-
 int main(int argc, char **argv)
 {
-	static char buf[PATH_MAX];
 	struct cc_opts o = { 0 };
 	struct cc_engine e = { 0 };
-	const char *target;
-	int n, i, rc = 0, is_dir;
-	double t0;
+	struct cc_plan plan = { 0 };
+	int n, rc;
 
-	o.umask = umask(0);
-	umask(o.umask);
-	n = parse_args(argc, argv, &o);
+	n = cc_parse_args(argc, argv, &o);
 	if (n < 0)
 		return 2;
-	if (n < 2)
-		return missing_operand(n, argv);
-	target = argv[n - 1];
-	is_dir = target_dir(n, target);
-	if (is_dir < 0)
-		return 1;
-	/* one ring and one program for all the files */
-	t0 = now();
-	for (i = 0; i < n - 1; i++) {
-		const char *dst = is_dir ? inside(target, argv[i], buf,
-						  sizeof(buf)) : target;
-
-		if (copy_file(&e, &o, argv[i], dst))
-			rc = 1;
-		if (e.ready < 0)
-			break;	/* the program cannot be loaded: no use going on */
+	if (o.help || o.version) {
+		if (o.help)
+			cc_usage(stdout);
+		else
+			printf("copychain (iocoro) %s\n", CC_VERSION);
+		return 0;
 	}
+	if (n < 2)
+		return cc_missing_operand(n, argv);
+	rc = cc_make_plan(&o, n, argv, &plan);
+	if (rc < 0) {
+		cc_plan_free(&plan);
+		return 1;
+	}
+	if (plan.n && run(&e, &o, &plan))
+		rc = 1;
+	if (cc_finish_dirs(&o, &plan, &e.synced))
+		rc = 1;
 	if (o.stats)
-		print_stats(&e.stats, now() - t0);
+		print_stats(&e.stats, e.t0 ? now() - e.t0 : 0.0);
 	engine_exit(&e);
+	cc_plan_free(&plan);
 	return rc;
 }

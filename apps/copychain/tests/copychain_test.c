@@ -56,7 +56,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <linux/capability.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -153,6 +158,29 @@ static char *path_in(const char *dir, const char *name)
 	return p;
 }
 
+/* @n files name0 .. of random sizes below @max in @dir; their paths */
+static char **gen_files(const char *dir, const char *name, int n, size_t max)
+{
+	char **v = calloc((size_t)n + 1, sizeof(*v));
+	int i;
+
+	CHECK(v);
+	for (i = 0; i < n; i++) {
+		CHECK(asprintf(&v[i], "%s/%s%d", dir, name, i) > 0);
+		gen_file(v[i], (size_t)(rng() % max), 0644);
+	}
+	return v;
+}
+
+static void free_strv(char **v)
+{
+	int i;
+
+	for (i = 0; v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
 /* the entries of @dir, sorted and joined by spaces ("" when empty) */
 static void dir_entries(const char *dir, char *out, size_t size)
 {
@@ -245,6 +273,52 @@ static void run_copychain(struct run *r, ...)
 			FAIL("output lacks '%s'", (s));                       \
 	} while (0)
 
+
+/* ---- cp, for comparison ---- */
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* the output of shell command @cmd (stdout and stderr), and its status */
+static int shell(char *out, size_t size, const char *fmt, ...)
+{
+	char cmd[2048];
+	size_t len = 0;
+	va_list ap;
+	FILE *p;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	CHECK(strlen(cmd) + 6 < sizeof(cmd));
+	strcat(cmd, " 2>&1");
+	p = popen(cmd, "r");
+	CHECK(p);
+	out[0] = '\0';
+	while (len + 1 < size && fgets(out + len, (int)(size - len), p))
+		len += strlen(out + len);
+	st = pclose(p);
+	printf("$ %s  -> %d\n%s", cmd, WIFEXITED(st) ? WEXITSTATUS(st) : -1, out);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* copychain's @out has cp's @cp_out line, "cp:" read as "copychain:" */
+static void check_cp_words(const char *out, const char *cp_out)
+{
+	char want[1024];
+
+	CHECK(!strncmp(cp_out, "cp: ", 4));
+	snprintf(want, sizeof(want), "copychain: %s", cp_out + 4);
+	if (!strstr(out, want))
+		FAIL("copychain did not say what cp said: '%s'", want);
+}
+
 /* ---- cases ---- */
 
 /*
@@ -265,6 +339,49 @@ static void check_enters(const struct run *r)
 	CHECK(enters <= 3 + steps / 4);
 }
 
+/*
+ * On a terminal (stderr a pty here), a copy longer than a second shows a
+ * progress line; the copies above, to a pipe, printed none
+ */
+static void progress_on_tty(const char *src, const char *dst)
+{
+	const char *argv[] = { bin, "--chunk", "512", "--depth", "1", src, dst,
+			       NULL };
+	char out[65536];
+	size_t len = 0;
+	double t0 = now_s(), secs;
+	int master, wst;
+	ssize_t n;
+	pid_t pid;
+
+	master = CHECK_SYS(posix_openpt(O_RDWR | O_NOCTTY));
+	CHECK_SYS(grantpt(master));
+	CHECK_SYS(unlockpt(master));
+	pid = CHECK_SYS(fork());
+	if (!pid) {
+		int tty = open(ptsname(master), O_RDWR);
+
+		if (tty < 0 || dup2(tty, 2) < 0)
+			_exit(126);
+		execv(bin, (char *const *)argv);
+		_exit(127);
+	}
+	/* EIO once the child's side is closed */
+	while ((n = read(master, out + len, sizeof(out) - 1 - len)) > 0)
+		len += (size_t)n;
+	out[len] = '\0';
+	CHECK_SYS(waitpid(pid, &wst, 0));
+	secs = now_s() - t0;
+	close(master);
+	printf("on a tty, %.2f s: %zu bytes of progress, the last '%s'\n", secs,
+	       len, strrchr(out, '\r') ? strrchr(out, '\r') + 1 : out);
+	CHECK(WIFEXITED(wst) && WEXITSTATUS(wst) == 0);
+	CHECK(secs > 1.2);	/* long enough for a line (TCG: always) */
+	if (!strstr(out, "\rcopychain: 0 files, ") || !strstr(out, " MB/s, "))
+		FAIL("no progress line on the terminal");
+	CHECK_EQ(same_bytes(src, dst), 0);
+}
+
 /* like cp: nothing on success, -v names the copy, --help, --version */
 static void case_output(void)
 {
@@ -282,18 +399,25 @@ static void case_output(void)
 	CHECK_EQ(r.status, 0);
 	snprintf(line, sizeof(line), "'%s' -> '%s'\n", src, dst);
 	CHECK(!strcmp(r.out, line));
-	run_copychain(&r, "--stats", src, dst, NULL);
+	run_copychain(&r, "--stats", "--chunk", "128K", "--depth", "1", src,
+		      dst, NULL);
 	CHECK_EQ(r.status, 0);
 	CHECK_OUT(&r, "copychain: 1 file, 200000 bytes in ");
-	CHECK_OUT(&r, " MB/s), 7 steps, ");
+	/* 2 chunks: 3 + 2 x 2 + 1 (EOF) + 2 */
+	CHECK_OUT(&r, " MB/s), 10 steps, ");
 	check_enters(&r);
 	run_copychain(&r, "--help", NULL);
 	CHECK_EQ(r.status, 0);
 	CHECK_OUT(&r, "Usage: copychain [OPTION]... SRC DST");
 	CHECK_OUT(&r, "--stats");
+	CHECK_OUT(&r, "--depth D");
+	CHECK_OUT(&r, "--jobs N");
+	CHECK_OUT(&r, "--recursive");
 	run_copychain(&r, "--version", NULL);
 	CHECK_EQ(r.status, 0);
 	CHECK_OUT(&r, "copychain (iocoro) ");
+	gen_file(src, 1U << 20, 0644);
+	progress_on_tty(src, dst);
 	CHECK_ENTRIES(work, "dst src");
 	unlink(src);
 	unlink(dst);
@@ -301,12 +425,23 @@ static void case_output(void)
 	free(dst);
 }
 
+/* steps of a copy of @size bytes in @chunk chunks at --depth @depth */
+static unsigned long long want_steps(size_t size, unsigned int chunk,
+				     unsigned int depth)
+{
+	unsigned long long chunks = (size + chunk - 1) / chunk;
+	unsigned long long lanes = chunks < depth ? (chunks ? chunks : 1) : depth;
+
+	/* open, open, fork; 2 a chunk; each lane's EOF; fsync, close */
+	return 3 + 2 * chunks + lanes + 2;
+}
+
 /* a copy that must work: content, mode, output, no leftovers */
 static void copy_ok(const char *name, size_t size, mode_t mode,
-		    unsigned int chunk, int pass_chunk)
+		    unsigned int chunk, unsigned int depth)
 {
 	char *src = path_in(work, name), *dst, *dname, line[128], chunk_s[32];
-	uint64_t chunks = (size + chunk - 1) / chunk;
+	char depth_s[16];
 	struct stat st;
 	struct run r;
 
@@ -314,15 +449,14 @@ static void copy_ok(const char *name, size_t size, mode_t mode,
 	dst = path_in(work, dname);
 	gen_file(src, size, mode);
 	snprintf(chunk_s, sizeof(chunk_s), "%u", chunk);
-	if (pass_chunk)
-		run_copychain(&r, "--stats", src, dst, "--chunk", chunk_s, NULL);
-	else
-		run_copychain(&r, "--stats", src, dst, NULL);
+	snprintf(depth_s, sizeof(depth_s), "%u", depth);
+	run_copychain(&r, "--stats", src, dst, "--chunk", chunk_s, "--depth",
+		      depth_s, NULL);
 	CHECK_EQ(r.status, 0);
 	snprintf(line, sizeof(line), "copychain: 1 file, %zu bytes in ", size);
 	CHECK_OUT(&r, line);
 	snprintf(line, sizeof(line), " MB/s), %llu steps, ",
-		 (unsigned long long)(2 * chunks + 3));
+		 want_steps(size, chunk, depth));
 	CHECK_OUT(&r, line);
 	check_enters(&r);
 	CHECK_EQ(same_bytes(src, dst), 0);
@@ -343,6 +477,7 @@ static void copy_ok(const char *name, size_t size, mode_t mode,
 	free(dname);
 }
 
+/* every shape at depth 3 (not a power of two), some at 1 and 16 */
 static void case_sizes(void)
 {
 	static const struct { const char *name; size_t size; mode_t mode; } f[] = {
@@ -351,6 +486,7 @@ static void case_sizes(void)
 		{ "chunk-1", CHUNK - 1, 0640 },
 		{ "chunk", CHUNK, 0755 },
 		{ "chunk+1", CHUNK + 1, 0700 },
+		{ "3chunks-1", 3 * CHUNK - 1, 0644 },
 		{ "3MiB+17", (3U << 20) + 17, 0751 },
 	};
 	char *src, *dst;
@@ -358,11 +494,16 @@ static void case_sizes(void)
 	struct run r;
 	size_t i;
 
+	/* every shape at depth 3, the edges at 1 and 16 too */
 	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		copy_ok(f[i].name, f[i].size, f[i].mode, CHUNK, 0);
-	/* other chunk sizes, given on the command line */
-	copy_ok("odd-chunk", 100000, 0644, 4093, 1);
-	copy_ok("big-chunk", (1U << 20) + 3, 0644, 1U << 20, 1);
+		copy_ok(f[i].name, f[i].size, f[i].mode, CHUNK, 3);
+	copy_ok("one-1", 1, 0600, CHUNK, 1);
+	copy_ok("chunk+1-1", CHUNK + 1, 0700, CHUNK, 1);
+	copy_ok("3chunks-1-16", 3 * CHUNK - 1, 0644, CHUNK, 16);
+	copy_ok("3MiB+17-16", (3U << 20) + 17, 0751, CHUNK, 16);
+	/* other chunk sizes */
+	copy_ok("odd-chunk", 100000, 0644, 4093, 5);
+	copy_ok("big-chunk", (1U << 20) + 3, 0644, 1U << 20, 2);
 
 	/* over an existing DST: replaced, keeping DST's mode (like cp) */
 	src = path_in(work, "new");
@@ -388,10 +529,11 @@ static void case_budget(void)
 
 	/* 4097 chunks: 8197 steps, twice the kernel's default budget */
 	copy_ok("many-chunks", (1U << 20) + 17, 0644, 256, 1);
+	copy_ok("many-chunks-4", (256U << 10) + 17, 0644, 256, 4);
 
 	/*
 	 * A file longer than its size: /proc/self/maps says 0 bytes, so
-	 * the budget is 67 steps, spent after 32 chunks of 16 bytes. The
+	 * the budget is 72 steps, spent after 34 chunks of 16 bytes. The
 	 * kernel ends the chain with -ELOOP; nothing is left.
 	 */
 	run_copychain(&r, "--chunk", "16", "/proc/self/maps", dst, NULL);
@@ -637,11 +779,15 @@ static void case_sparse(void)
 	CHECK_EQ(pwrite(fd, a, sizeof(a), at), (long long)sizeof(a));
 	CHECK_SYS(ftruncate(fd, size));
 	CHECK_SYS(close(fd));
-	run_copychain(&r, "--stats", src, dst, NULL);
+	run_copychain(&r, "--stats", "--chunk", "128K", "--depth", "3", src,
+		      dst, NULL);
 	CHECK_EQ(r.status, 0);
 	CHECK_OUT(&r, "copychain: 1 file, 1048576 bytes in ");
-	/* 8 chunks: 2 x 8 + 1, then the to-EOF tail: 1 + 1 (EOF) + 1 */
-	CHECK_OUT(&r, " MB/s), 20 steps, ");
+	/*
+	 * one extent of 8 chunks, then a hole to the end (truncated to):
+	 * 3 + 2 x 8 + 2, no EOF reads
+	 */
+	CHECK_OUT(&r, " MB/s), 21 steps, ");
 	CHECK_SYS(stat(dst, &st));
 	printf("copy: size %lld, %lld blocks of 512\n", (long long)st.st_size,
 	       (long long)st.st_blocks);
@@ -747,28 +893,35 @@ static void case_errors(void)
 }
 
 /*
- * A full disk: the write's ENOSPC ends the copy, nothing is left. A tmpfs
- * of 256 KiB fills after two whole chunks; one of 200 KiB in the middle of
- * the second, whose write comes back short: the coroutine writes the rest
- * at offset 200 KiB, which fails.
+ * A full disk: the write's ENOSPC ends the copy in cp's words, nothing is
+ * left. At depth 1 in chunks of 128 KiB, a tmpfs of 256 KiB fills after
+ * two whole chunks; one of 200 KiB in the middle of the second, whose
+ * write comes back short: the coroutine writes the rest, which fails. At
+ * depth 4 several writes are in flight when the disk fills.
  */
-static void enospc(const char *size_opt, const char *where)
+static void enospc(const char *size_opt, const char *depth, const char *shorts)
 {
 	char *src = path_in(work, "big"), *small = path_in(work, "small");
 	char *dst = path_in(small, "dst");
+	char want[512];
 	struct run r;
 	int ret;
 
 	gen_file(src, 1U << 20, 0644);
 	CHECK_SYS(mkdir(small, 0755));
 	CHECK_SYS(mount("none", small, "tmpfs", 0, size_opt));
-	run_copychain(&r, src, dst, NULL);
+	run_copychain(&r, "--stats", "--chunk", "128K", "--depth", depth, src,
+		      dst, NULL);
 	ret = r.status;
 	CHECK_ENTRIES(small, "");
 	CHECK_SYS(umount(small));
 	CHECK_EQ(ret, 1);
-	CHECK_OUT(&r, ": No space left on device");
-	CHECK_OUT(&r, where);
+	snprintf(want, sizeof(want),
+		 "copychain: error writing '%s': No space left on device\n", dst);
+	CHECK_OUT(&r, want);
+	CHECK_OUT(&r, "copychain: 0 files, 0 bytes in ");
+	if (shorts)
+		CHECK_OUT(&r, shorts);
 	CHECK_ENTRIES(work, "big small");
 	rmdir(small);
 	unlink(src);
@@ -779,8 +932,10 @@ static void enospc(const char *size_opt, const char *where)
 
 static void case_enospc(void)
 {
-	enospc("size=256k", "(write at offset 262144)");
-	enospc("size=200k", "(write at offset 204800)");
+	enospc("size=256k", "1", ", 0 short writes");
+	enospc("size=200k", "1", ", 1 short writes");
+	enospc("size=200k", "4", NULL);
+	enospc("size=72k", "16", NULL);
 }
 
 /*
@@ -814,36 +969,96 @@ static int writing_unnamed(pid_t pid)
 	return found;
 }
 
-static void killed(int sig)
+/* run copychain with @argv in a child; its pid */
+static pid_t spawn(const char *const *argv)
 {
-	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
-	const char *argv[] = { bin, "--chunk", "512", src, dst, NULL };
-	char entries[4096];
-	int wst, tries;
-	pid_t pid;
+	pid_t pid = CHECK_SYS(fork());
 
-	gen_file(src, 4U << 20, 0644);
-	pid = CHECK_SYS(fork());
 	if (!pid) {
 		execv(bin, (char *const *)argv);
 		_exit(127);
 	}
-	/* wait for the unnamed O_TMPFILE: the copy is under way */
+	return pid;
+}
+
+/* wait for @pid's unnamed O_TMPFILE: a copy is under way */
+static void wait_unnamed(pid_t pid)
+{
+	int tries;
+
 	for (tries = 0; tries < 20000 && !writing_unnamed(pid); tries++)
 		usleep(1000);
 	CHECK(writing_unnamed(pid));
-	dir_entries(work, entries, sizeof(entries));
-	CHECK(!strcmp(entries, "src"));	/* nothing named meanwhile */
-	usleep(20000);
+}
+
+/* @sig to @pid, which it must die of */
+static void kill_reap(pid_t pid, int sig)
+{
+	int wst;
+
 	CHECK_SYS(kill(pid, sig));
 	CHECK_SYS(waitpid(pid, &wst, 0));
 	printf("copychain killed by signal %d: wait status 0x%x\n", sig, wst);
 	CHECK(WIFSIGNALED(wst));
 	CHECK_EQ(WTERMSIG(wst), sig);
+}
+
+static void killed(int sig)
+{
+	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
+	const char *argv[] = { bin, "--chunk", "512", src, dst, NULL };
+	char entries[4096];
+	pid_t pid;
+
+	gen_file(src, 4U << 20, 0644);
+	pid = spawn(argv);
+	wait_unnamed(pid);
+	dir_entries(work, entries, sizeof(entries));
+	CHECK(!strcmp(entries, "src"));	/* nothing named meanwhile */
+	usleep(20000);
+	kill_reap(pid, sig);
 	CHECK_ENTRIES(work, "src");
 	unlink(src);
 	free(src);
 	free(dst);
+}
+
+/*
+ * Killed in the middle of a multi-file copy (--jobs 4): the files already
+ * named are whole copies, nothing else is there (no temporary file)
+ */
+static void killed_many(int sig)
+{
+	char *in = path_in(work, "in"), *out = path_in(work, "out"), sh[256];
+	char entries[4096], *tok, *save;
+	const char *argv[] = { bin, "-r", "--jobs", "4", "--chunk", "4K",
+			       NULL, NULL, NULL };
+	int named = 0;
+	pid_t pid;
+
+	CHECK_SYS(mkdir(in, 0755));
+	free_strv(gen_files(in, "f", 24, 1U << 20));
+	argv[6] = in;
+	argv[7] = out;
+	pid = spawn(argv);
+	wait_unnamed(pid);
+	usleep(200000);
+	kill_reap(pid, sig);
+	dir_entries(out, entries, sizeof(entries));
+	printf("killed by %d with %s in the copy\n", sig, entries);
+	for (tok = strtok_r(entries, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		char *a = path_in(in, tok), *b = path_in(out, tok);
+
+		CHECK_EQ(same_bytes(a, b), 0);	/* f<n> only, each whole */
+		named++;
+		free(a);
+		free(b);
+	}
+	CHECK(named < 24);
+	CHECK_EQ(shell(sh, sizeof(sh), "rm -r '%s' '%s'", in, out), 0);
+	free(in);
+	free(out);
 }
 
 static void case_signal(void)
@@ -851,6 +1066,372 @@ static void case_signal(void)
 	killed(SIGKILL);
 	killed(SIGTERM);
 	killed(SIGINT);
+	killed_many(SIGKILL);
+	killed_many(SIGTERM);
+}
+
+
+/* the tree @a and its copy @b: same names, types, modes, links, bytes */
+static void check_same_tree(const char *a, const char *b)
+{
+	char out[8192];
+
+	CHECK_EQ(shell(out, sizeof(out), "diff -r --no-dereference '%s' '%s'",
+		       a, b), 0);
+	CHECK_EQ(shell(out, sizeof(out),
+		       "cd '%s' && find . -printf '%%p %%y %%m %%l %%s\\n' | sort > '%s/list.a' && cd '%s' && find . -printf '%%p %%y %%m %%l %%s\\n' | sort > '%s/list.b' && diff '%s/list.a' '%s/list.b' && rm '%s/list.a' '%s/list.b'",
+		       a, work, b, work, work, work, work, work), 0);
+}
+
+/*
+ * --jobs: 40 files of random sizes into a directory, 5 at a time at depth
+ * 3; then with a missing SRC among 20: the others are copied, exit 1
+ */
+static void case_jobs(void)
+{
+	char *in = path_in(work, "in"), *out = path_in(work, "out");
+	const char *argv[64];
+	char **f, want[512], *miss = path_in(work, "missing");
+	struct run r;
+	int i, argc = 0, wst;
+	pid_t pid;
+
+	CHECK_SYS(mkdir(in, 0755));
+	CHECK_SYS(mkdir(out, 0755));
+	f = gen_files(in, "f", 40, 300000);
+	argv[argc++] = bin;
+	argv[argc++] = "--stats";
+	argv[argc++] = "--jobs=5";
+	argv[argc++] = "--depth=3";
+	argv[argc++] = "--chunk=64K";
+	for (i = 0; i < 40; i++)
+		argv[argc++] = f[i];
+	argv[argc++] = out;
+	argv[argc] = NULL;
+	pid = CHECK_SYS(fork());
+	if (!pid) {
+		execv(bin, (char *const *)argv);
+		_exit(127);
+	}
+	CHECK_SYS(waitpid(pid, &wst, 0));
+	CHECK(WIFEXITED(wst) && WEXITSTATUS(wst) == 0);
+	for (i = 0; i < 40; i++) {
+		char *c = path_in(out, f[i] + strlen(in) + 1);
+
+		CHECK_EQ(same_bytes(f[i], c), 0);
+		CHECK_SYS(unlink(c));
+		free(c);
+	}
+	/* a missing SRC among them: named in cp's words, the rest copied */
+	run_copychain(&r, "--stats", "--jobs", "3", f[0], f[1], f[2], miss,
+		      f[3], f[4], out, NULL);
+	CHECK_EQ(r.status, 1);
+	snprintf(want, sizeof(want),
+		 "copychain: cannot stat '%s': No such file or directory\n", miss);
+	CHECK_OUT(&r, want);
+	CHECK_OUT(&r, "copychain: 5 files, ");
+	CHECK_ENTRIES(out, "f0 f1 f2 f3 f4");
+	CHECK_EQ(shell(want, sizeof(want), "rm -r '%s' '%s'", in, out), 0);
+	free_strv(f);
+	free(in);
+	free(out);
+	free(miss);
+}
+
+/* a tree: nested directories, files, symbolic links, a fifo, a device */
+static void make_tree(const char *t)
+{
+	static const char *const dirs[] = { "", "/a", "/a/b", "/a/b/c",
+					    "/empty", "/d" };
+	char *p, **f;
+	size_t i;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		CHECK(asprintf(&p, "%s%s", t, dirs[i]) > 0);
+		CHECK_SYS(mkdir(p, 0755));
+		if (i > 0 && i < 4) {
+			f = gen_files(p, "f", 6, 200000);
+			free_strv(f);
+		}
+		free(p);
+	}
+	p = path_in(t, "a/b/c");
+	CHECK_SYS(chmod(p, 0750));
+	free(p);
+	p = path_in(t, "d/link");
+	CHECK_SYS(symlink("../a/f0", p));
+	free(p);
+	p = path_in(t, "d/dangling");
+	CHECK_SYS(symlink("nowhere", p));
+	free(p);
+}
+
+/*
+ * -r: a tree copied as cp -r copies it (but the fifo and the device,
+ * which copychain reports in cp's words and skips); a directory without
+ * -r, and a directory into itself, in cp's words
+ */
+static void case_tree(void)
+{
+	char *t = path_in(work, "t"), *out = path_in(work, "out");
+	char *cpo = path_in(work, "cp-out"), *fifo = path_in(work, "t/d/fifo");
+	char *dev = path_in(work, "t/d/null"), *self = path_in(work, "t/a/self");
+	char cp_out[4096], want[1024];
+	struct run r;
+
+	make_tree(t);
+	/* without -r: cp's words */
+	run_copychain(&r, t, out, NULL);
+	CHECK_EQ(r.status, 1);
+	CHECK_EQ(shell(cp_out, sizeof(cp_out), "cp '%s' '%s'", t, cpo), 1);
+	check_cp_words(r.out, cp_out);
+	CHECK_ENTRIES(work, "t");
+
+	/* the tree without specials: exactly cp -r's copy */
+	run_copychain(&r, "-r", "--stats", "--jobs", "4", t, out, NULL);
+	CHECK_EQ(r.status, 0);
+	CHECK_OUT(&r, "copychain: 18 files, ");
+	CHECK_EQ(shell(cp_out, sizeof(cp_out), "cp -r '%s' '%s'", t, cpo), 0);
+	check_same_tree(cpo, out);
+	CHECK_EQ(shell(cp_out, sizeof(cp_out), "rm -r '%s' '%s'", out, cpo), 0);
+
+	/* a fifo and a device: reported, skipped, the rest copied */
+	CHECK_SYS(mkfifo(fifo, 0644));
+	CHECK_SYS(mknod(dev, S_IFCHR | 0666, makedev(1, 3)));
+	run_copychain(&r, "-r", t, out, NULL);
+	CHECK_EQ(r.status, 1);
+	snprintf(want, sizeof(want),
+		 "copychain: cannot create fifo '%s/d/fifo': Operation not supported\n",
+		 out);
+	CHECK_OUT(&r, want);
+	snprintf(want, sizeof(want),
+		 "copychain: cannot create special file '%s/d/null': Operation not supported\n",
+		 out);
+	CHECK_OUT(&r, want);
+	CHECK_SYS(unlink(fifo));
+	CHECK_SYS(unlink(dev));
+	check_same_tree(t, out);
+
+	/* into an existing directory: DIR/t; again, over that copy */
+	run_copychain(&r, "-r", t, out, NULL);
+	CHECK_EQ(r.status, 0);
+	run_copychain(&r, "-r", t, out, NULL);
+	CHECK_EQ(r.status, 0);	/* files and links replaced, like cp -r */
+	{
+		char *sub = path_in(out, "t");
+
+		check_same_tree(t, sub);
+		free(sub);
+	}
+
+	/* a directory into itself: cp's words */
+	run_copychain(&r, "-r", t, self, NULL);
+	CHECK_EQ(r.status, 1);
+	CHECK_EQ(shell(cp_out, sizeof(cp_out), "cp -r '%s' '%s'", t, self), 1);
+	check_cp_words(r.out, cp_out);
+	CHECK_EQ(shell(cp_out, sizeof(cp_out), "rm -rf '%s' '%s' '%s'", t, out,
+		       self), 0);
+	free(t);
+	free(out);
+	free(cpo);
+	free(fifo);
+	free(dev);
+	free(self);
+}
+
+/* thousands of small files: IOCORO_CC_MANY (default 2000) in 20 dirs */
+static void case_many(void)
+{
+	const char *env = getenv("IOCORO_CC_MANY");
+	int n = env ? atoi(env) : 2000, d;
+	char *t = path_in(work, "t"), *out = path_in(work, "out"), want[256];
+	char sh[512];
+	struct run r;
+	double t0;
+
+	CHECK(n >= 20);
+	CHECK_SYS(mkdir(t, 0755));
+	for (d = 0; d < 20; d++) {
+		char name[32], *dir;
+
+		snprintf(name, sizeof(name), "d%02d", d);
+		dir = path_in(t, name);
+		CHECK_SYS(mkdir(dir, 0755));
+		free_strv(gen_files(dir, "f", n / 20, 4096));
+		free(dir);
+	}
+	t0 = now_s();
+	run_copychain(&r, "-r", "--stats", t, out, NULL);
+	printf("copychain -r of %d files: %.2f s\n", n, now_s() - t0);
+	CHECK_EQ(r.status, 0);
+	snprintf(want, sizeof(want), "copychain: %d files, ", n / 20 * 20);
+	CHECK_OUT(&r, want);
+	check_enters(&r);
+	t0 = now_s();
+	CHECK_EQ(shell(sh, sizeof(sh), "cp -r '%s' '%s/cp-out'", t, work), 0);
+	printf("cp -r of the same: %.2f s\n", now_s() - t0);
+	check_same_tree(t, out);
+	CHECK_EQ(shell(sh, sizeof(sh), "rm -r '%s' '%s' '%s/cp-out'", t, out,
+		       work), 0);
+	free(t);
+	free(out);
+}
+
+
+/*
+ * Become nobody, keeping CAP_BPF and CAP_PERFMON as ambient capabilities
+ * so that the copychain we exec can load its programs: then file
+ * permissions apply to it as to cp. 0, or -1 if that failed.
+ */
+static int nobody_with_bpf(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = { { 0 } };
+	const unsigned int caps[] = { CAP_BPF, CAP_PERFMON };
+	size_t i;
+
+	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) || setgroups(0, NULL) ||
+	    setgid(65534) || setuid(65534))
+		return -1;
+	for (i = 0; i < 2; i++) {
+		d[caps[i] / 32].effective |= 1U << (caps[i] % 32);
+		d[caps[i] / 32].permitted |= 1U << (caps[i] % 32);
+		d[caps[i] / 32].inheritable |= 1U << (caps[i] % 32);
+	}
+	if (syscall(SYS_capset, &h, d))
+		return -1;
+	for (i = 0; i < 2; i++)
+		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, caps[i], 0, 0))
+			return -1;
+	return 0;
+}
+
+/* as nobody (with CAP_BPF): copychain @src @dst fails with cp's words */
+static void denied_as_cp(const char *src, const char *dst, const char *cpdst)
+{
+	char cp_out[1024];
+	struct run r;
+	pid_t pid;
+	int wst;
+
+	pid = CHECK_SYS(fork());
+	if (!pid) {
+		if (nobody_with_bpf())
+			_exit(3);
+		run_copychain(&r, src, dst, NULL);
+		CHECK_EQ(r.status, 1);
+		CHECK_OUT(&r, "Permission denied");
+		CHECK_EQ(shell(cp_out, sizeof(cp_out), "cp '%s' '%s'", src, cpdst), 1);
+		check_cp_words(r.out, cp_out);
+		_exit(0);
+	}
+	CHECK_SYS(waitpid(pid, &wst, 0));
+	CHECK(WIFEXITED(wst));
+	CHECK_EQ(WEXITSTATUS(wst), 0);
+}
+
+/*
+ * Permission denied (as nobody, who may load the programs): an unreadable
+ * SRC (the coroutine's openat says so), a directory nobody may not write
+ * (the O_TMPFILE openat); a read-only file system; each in cp's words
+ */
+static void case_denied(void)
+{
+	char *open_dir = path_in(work, "open"), *ro = path_in(work, "ro");
+	char *shut = path_in(work, "shut"), *src, *secret, *dst, *cpd;
+	char cp_out[1024];
+	struct run r;
+
+	CHECK_SYS(chmod(work, 0755));
+	CHECK_SYS(mkdir(open_dir, 0777));
+	CHECK_SYS(mkdir(shut, 0755));
+	src = path_in(open_dir, "src");
+	secret = path_in(open_dir, "secret");
+	gen_file(src, 5000, 0644);
+	gen_file(secret, 5000, 0600);
+	/* cp fails too and creates nothing: both get the same DST */
+	dst = path_in(open_dir, "dst");
+	cpd = path_in(open_dir, "dst");
+	denied_as_cp(secret, dst, cpd);
+	CHECK_ENTRIES(open_dir, "secret src");
+	free(dst);
+	free(cpd);
+	dst = path_in(shut, "dst");
+	cpd = path_in(shut, "dst");
+	denied_as_cp(src, dst, cpd);
+	CHECK_ENTRIES(shut, "");
+	free(dst);
+	free(cpd);
+
+	/* a read-only file system */
+	CHECK_SYS(mkdir(ro, 0755));
+	CHECK_SYS(mount("none", ro, "tmpfs", MS_RDONLY, "size=64k"));
+	dst = path_in(ro, "dst");
+	run_copychain(&r, src, dst, NULL);
+	CHECK_EQ(r.status, 1);
+	CHECK_EQ(shell(cp_out, sizeof(cp_out), "cp '%s' '%s'", src, dst), 1);
+	check_cp_words(r.out, cp_out);
+	CHECK_ENTRIES(ro, "");
+	CHECK_SYS(umount(ro));
+	CHECK_SYS(rmdir(ro));
+	unlink(src);
+	unlink(secret);
+	rmdir(open_dir);
+	rmdir(shut);
+	free(dst);
+	free(src);
+	free(secret);
+	free(open_dir);
+	free(ro);
+	free(shut);
+}
+
+/*
+ * The named fallback, where O_TMPFILE is not supported: forced with the
+ * test knob COPYCHAIN_NO_TMPFILE=1. Copies work at every depth and with
+ * jobs, no DST.XXXXXX is left; SIGTERM while one is being written
+ * removes it (SIGKILL could not: that is what O_TMPFILE is for).
+ */
+static void case_fallback(void)
+{
+	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
+	const char *argv[] = { bin, "--chunk", "512", src, dst, NULL };
+	char *in = path_in(work, "in"), *out = path_in(work, "out"), sh[256];
+	char entries[4096];
+	struct run r;
+	int tries;
+	pid_t pid;
+
+	CHECK_SYS(setenv("COPYCHAIN_NO_TMPFILE", "1", 1));
+	copy_ok("named", 300001, 0640, 65536, 3);
+	copy_ok("named-empty", 0, 0600, 65536, 2);
+	CHECK_SYS(mkdir(in, 0755));
+	free_strv(gen_files(in, "f", 30, 100000));
+	run_copychain(&r, "-r", "--jobs", "6", in, out, NULL);
+	CHECK_EQ(r.status, 0);
+	check_same_tree(in, out);
+	CHECK_EQ(shell(sh, sizeof(sh), "rm -r '%s' '%s'", in, out), 0);
+
+	/* SIGTERM in the middle: the named temporary file goes */
+	gen_file(src, 4U << 20, 0644);
+	pid = spawn(argv);
+	for (tries = 0; tries < 20000; tries++) {
+		dir_entries(work, entries, sizeof(entries));
+		if (strstr(entries, "dst."))
+			break;
+		usleep(1000);
+	}
+	printf("while copying: %s\n", entries);
+	CHECK(strstr(entries, "dst."));
+	usleep(20000);
+	kill_reap(pid, SIGTERM);
+	CHECK_ENTRIES(work, "src");
+	unlink(src);
+	unsetenv("COPYCHAIN_NO_TMPFILE");
+	free(src);
+	free(dst);
+	free(in);
+	free(out);
 }
 
 /* the kernel: iocoro's words and nothing created without the series */
@@ -934,6 +1515,16 @@ int main(int argc, char **argv)
 		case_budget();
 	} else if (!strcmp(mode, "signal")) {
 		case_signal();
+	} else if (!strcmp(mode, "jobs")) {
+		case_jobs();
+	} else if (!strcmp(mode, "tree")) {
+		case_tree();
+	} else if (!strcmp(mode, "many")) {
+		case_many();
+	} else if (!strcmp(mode, "denied")) {
+		case_denied();
+	} else if (!strcmp(mode, "fallback")) {
+		case_fallback();
 	} else if (!strcmp(mode, "enospc")) {
 		case_enospc();
 	} else {

@@ -1,0 +1,678 @@
+// SPDX-License-Identifier: MIT
+/*
+ * copychain's command line and plan (cc_plan.h): which files go where,
+ * in cp's words when something cannot be copied.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cc_plan.h"
+
+void cc_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: copychain [OPTION]... SRC DST\n"
+		"  or:  copychain [OPTION]... SRC... DIRECTORY\n"
+		"Copy regular files (and with -r, trees) with in-kernel io_uring\n"
+		"coroutines: BPF programs queue every open, read, write, fsync and\n"
+		"close of a file from the result of the one before, from a single\n"
+		"submit.\n"
+		"\n"
+		"  -p, --preserve     keep SRC's mode (with setuid, setgid), owner where\n"
+		"                     permitted, access and modification times\n"
+		"  -r, -R, --recursive  copy directories recursively: directories are\n"
+		"                     created, regular files copied, symbolic links\n"
+		"                     recreated; other files are reported and skipped\n"
+		"  -v, --verbose      print 'SRC' -> 'DST' for each file copied\n"
+		"      --stats        print files, bytes, time, MB/s, coroutine steps and\n"
+		"                     the io_uring_enter calls user space made\n"
+		"      --chunk BYTES  bytes per read and write (default 1M; K, M, G)\n"
+		"      --depth D      reads and writes in flight on one file, each with\n"
+		"                     its own buffer (1 to 16, default 2)\n"
+		"      --jobs N       files copied at once (1 to 128, default 64)\n"
+		"  -h, --help         this help\n"
+		"      --version      version\n"
+		"\n"
+		"Modes as cp without -p: a new DST gets SRC's permission bits less the\n"
+		"umask, never setuid, setgid or sticky; an existing DST keeps its mode\n"
+		"(and owner where permitted). DST is never written in place: the copy\n"
+		"goes to a new file that replaces DST by rename() once written and\n"
+		"fsynced. So a DST that is a symbolic link keeps the link and gets its\n"
+		"target replaced; a DST with other hard links becomes a new file, the\n"
+		"other names keep the old content (cp would write through them).\n"
+		"On a terminal, a copy longer than a second shows a progress line.\n"
+		"\n"
+		"Prints nothing when the copy went well. Exit status 0 on success, 1 when\n"
+		"a copy failed, 2 on bad usage.\n");
+}
+
+int cc_parse_size(const char *s, unsigned long long *out)
+{
+	unsigned long long v;
+	unsigned int shift = 0;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; break;
+	case 'm': case 'M': shift = 20; break;
+	case 'g': case 'G': shift = 30; break;
+	}
+	if (shift) {
+		end++;
+		if (!strcmp(end, "iB"))
+			end += 2;
+	}
+	if (*end || v > (1ULL << 40) >> shift)
+		return -EINVAL;
+	*out = v << shift;
+	return 0;
+}
+
+/* --NAME VALUE or --NAME=VALUE at argv[*i]: the value, or NULL */
+static const char *opt_value(char **argv, int argc, int *i, const char *name)
+{
+	size_t len = strlen(name);
+	const char *a = argv[*i];
+
+	if (!strcmp(a, name))
+		return *i + 1 < argc ? argv[++*i] : "";
+	if (!strncmp(a, name, len) && a[len] == '=')
+		return a + len + 1;
+	return NULL;
+}
+
+/* a size or count option's value in [1, max]; 0 or -EINVAL (reported) */
+static int opt_number(const char *name, const char *v, unsigned long long max,
+		      int sizes, uint32_t *out)
+{
+	unsigned long long n;
+
+	if (!cc_parse_size(v, &n) && n && n <= max &&
+	    (sizes || strspn(v, "0123456789") == strlen(v))) {
+		*out = (uint32_t)n;
+		return 0;
+	}
+	fprintf(stderr, "copychain: %s takes %s 1 to %llu%s, not '%s'\n", name,
+		sizes ? "a size of" : "a number from", max,
+		sizes ? " bytes (K, M, G suffixes)" : "", v);
+	return -EINVAL;
+}
+
+/* the option argv[*i] into @o; 0, or -EINVAL (reported) */
+static int parse_one(int argc, char **argv, int *i, struct cc_opts *o)
+{
+	const char *a = argv[*i], *v;
+
+	if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+		o->help = 1;
+	else if (!strcmp(a, "--version"))
+		o->version = 1;
+	else if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
+		o->verbose = 1;
+	else if (!strcmp(a, "-p") || !strcmp(a, "--preserve"))
+		o->preserve = 1;
+	else if (!strcmp(a, "-r") || !strcmp(a, "-R") ||
+		 !strcmp(a, "--recursive"))
+		o->recursive = 1;
+	else if (!strcmp(a, "--stats"))
+		o->stats = 1;
+	else if ((v = opt_value(argv, argc, i, "--chunk")))
+		return opt_number("--chunk", v, CC_MAX_CHUNK, 1, &o->chunk);
+	else if ((v = opt_value(argv, argc, i, "--depth")))
+		return opt_number("--depth", v, 16, 0, &o->depth);
+	else if ((v = opt_value(argv, argc, i, "--jobs")))
+		return opt_number("--jobs", v, CC_MAX_JOBS, 0, &o->jobs);
+	else {
+		fprintf(stderr, "copychain: unknown option '%s'\n", a);
+		fprintf(stderr, "Try 'copychain --help' for more information.\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cc_parse_args(int argc, char **argv, struct cc_opts *o)
+{
+	const char *knob = getenv("COPYCHAIN_NO_TMPFILE");
+	int i, n = 0, opts_done = 0;
+
+	o->chunk = CC_DEFAULT_CHUNK;
+	o->depth = CC_DEFAULT_DEPTH;
+	o->jobs = CC_DEFAULT_JOBS;
+	o->umask = umask(0);
+	umask(o->umask);
+	o->no_tmpfile = knob && !strcmp(knob, "1");
+	o->progress = isatty(STDERR_FILENO);
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (opts_done || a[0] != '-' || !a[1])
+			argv[n++] = argv[i];
+		else if (!strcmp(a, "--"))
+			opts_done = 1;
+		else if (parse_one(argc, argv, &i, o))
+			return -EINVAL;
+	}
+	if ((unsigned long long)o->jobs * o->depth * o->chunk > CC_MAX_BUFFERS) {
+		fprintf(stderr,
+			"copychain: --jobs x --depth x --chunk is more than %llu bytes of buffers\n",
+			CC_MAX_BUFFERS);
+		return -EINVAL;
+	}
+	return n;
+}
+
+int cc_missing_operand(int n, char **argv)
+{
+	if (!n)
+		fprintf(stderr, "copychain: missing file operand\n");
+	else
+		fprintf(stderr,
+			"copychain: missing destination file operand after '%s'\n",
+			argv[0]);
+	fprintf(stderr, "Try 'copychain --help' for more information.\n");
+	return 2;
+}
+
+const char *cc_dir_of(const char *path, char *buf, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n;
+
+	if (!slash)
+		n = 0;
+	else if (slash == path)
+		n = 1;
+	else
+		n = (size_t)(slash - path);
+	if (n >= size)
+		n = size - 1;
+	if (!n) {
+		snprintf(buf, size, ".");
+		return buf;
+	}
+	memcpy(buf, path, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* DST is a symbolic link: the copy replaces its target */
+static int resolve_link(const char *dst, struct cc_dst *d)
+{
+	if (stat(dst, &d->st)) {
+		fprintf(stderr,
+			"copychain: not writing through dangling symlink '%s'\n",
+			dst);
+		return -1;
+	}
+	if (!realpath(dst, d->real)) {
+		fprintf(stderr, "copychain: %s: %s\n", dst, strerror(errno));
+		return -1;
+	}
+	d->path = d->real;
+	return 0;
+}
+
+/* an existing DST: a regular file, not SRC itself */
+static int existing_dst(const char *src, const struct stat *src_st,
+			const char *dst, struct cc_dst *d)
+{
+	d->exists = 1;
+	if (S_ISLNK(d->st.st_mode) && resolve_link(dst, d))
+		return -1;
+	if (d->st.st_dev == src_st->st_dev && d->st.st_ino == src_st->st_ino) {
+		fprintf(stderr, "copychain: '%s' and '%s' are the same file\n",
+			src, dst);
+		return -1;
+	}
+	if (S_ISDIR(d->st.st_mode)) {
+		fprintf(stderr,
+			"copychain: cannot overwrite directory '%s' with non-directory\n",
+			dst);
+		return -1;
+	}
+	if (!S_ISREG(d->st.st_mode)) {
+		fprintf(stderr,
+			"copychain: %s: not a regular file (copychain replaces DST)\n",
+			dst);
+		return -1;
+	}
+	return 0;
+}
+
+int cc_dst_check(const char *src, const struct stat *src_st,
+		 const char *dst, struct cc_dst *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->path = dst;
+	if (!lstat(dst, &d->st))
+		return existing_dst(src, src_st, dst, d);
+	if (errno != ENOENT) {
+		fprintf(stderr, "copychain: cannot stat '%s': %s\n", dst,
+			strerror(errno));
+		return -1;
+	}
+	if (dst[strlen(dst) - 1] == '/') {
+		fprintf(stderr,
+			"copychain: cannot create regular file '%s': %s\n", dst,
+			strerror(ENOTDIR));
+		return -1;
+	}
+	return 0;
+}
+
+int cc_set_attrs(const struct cc_opts *o, const struct stat *src_st,
+		 const struct cc_dst *d, int fd)
+{
+	mode_t mode;
+
+	if (o->preserve) {
+		struct timespec times[2] = { src_st->st_atim, src_st->st_mtim };
+
+		mode = src_st->st_mode & 07777;
+		if (fchown(fd, src_st->st_uid, src_st->st_gid)) {
+			mode &= ~(mode_t)(S_ISUID | S_ISGID);
+			if (fchown(fd, (uid_t)-1, src_st->st_gid))
+				mode &= ~(mode_t)S_IRWXG;
+		}
+		if (futimens(fd, times))
+			return -errno;
+	} else if (d->exists) {
+		mode = d->st.st_mode & 07777;
+		/* root can give the new inode DST's owner; others keep theirs */
+		if (fchown(fd, d->st.st_uid, d->st.st_gid))
+			mode &= ~(mode_t)(S_ISUID | S_ISGID);
+	} else {
+		mode = src_st->st_mode & 0777 & ~o->umask;
+	}
+	return fchmod(fd, mode) ? -errno : 0;
+}
+
+/* ---- the plan ---- */
+
+/* @a joined to @b by one '/' (malloc()ed), or NULL */
+static char *join(const char *a, const char *b)
+{
+	size_t la = strlen(a);
+	char *p;
+
+	while (la > 1 && a[la - 1] == '/')
+		la--;
+	if (asprintf(&p, "%.*s/%s", (int)la, a, b) < 0)
+		return NULL;
+	return p;
+}
+
+/* grow *@v of *@cap elements of @size to hold @n + 1; 0 or -ENOMEM */
+static int grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? *cap * 2 : 64;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = realloc(*v, c * size);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = c;
+	return 0;
+}
+
+static int add_item(struct cc_plan *plan, const char *src, const char *dst)
+{
+	struct cc_item *it;
+
+	if (grow((void **)&plan->items, &plan->cap, plan->n, sizeof(*it)))
+		return -ENOMEM;
+	it = &plan->items[plan->n];
+	it->src = strdup(src);
+	it->dst = strdup(dst);
+	if (!it->src || !it->dst) {
+		free(it->src);
+		free(it->dst);
+		return -ENOMEM;
+	}
+	plan->n++;
+	return 0;
+}
+
+/* @dst is in the way of a new symbolic link: 1 if replaced by it */
+static int replace_link(const char *target, const char *dst)
+{
+	struct stat st;
+
+	if (lstat(dst, &st) || S_ISDIR(st.st_mode)) {
+		errno = EEXIST;
+		return 0;
+	}
+	return !unlink(dst) && !symlink(target, dst);
+}
+
+/* -r: recreate the symbolic link @src as @dst; 0 or 1 (reported) */
+static int copy_symlink(const struct cc_opts *o, const char *src,
+			const struct stat *st, const char *dst)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlink(src, target, sizeof(target) - 1);
+
+	if (n < 0) {
+		fprintf(stderr, "copychain: cannot read symbolic link '%s': %s\n",
+			src, strerror(errno));
+		return 1;
+	}
+	target[n] = '\0';
+	/* like cp -r, a symbolic link (or file) in the way is replaced */
+	if (symlink(target, dst) && (errno != EEXIST || !replace_link(target, dst))) {
+		fprintf(stderr,
+			"copychain: cannot create symbolic link '%s': %s\n", dst,
+			strerror(errno));
+		return 1;
+	}
+	if (o->preserve) {
+		struct timespec times[2] = { st->st_atim, st->st_mtim };
+
+		if (lchown(dst, st->st_uid, st->st_gid) && errno != EPERM)
+			return 1;
+		utimensat(AT_FDCWD, dst, times, AT_SYMLINK_NOFOLLOW);
+	}
+	return 0;
+}
+
+/* -r: a fifo, device or socket is reported, as cp would fail on it */
+static int skip_special(const char *dst, const struct stat *st)
+{
+	fprintf(stderr, "copychain: cannot create %s '%s': %s\n",
+		S_ISFIFO(st->st_mode) ? "fifo" : "special file", dst,
+		strerror(EOPNOTSUPP));
+	return 1;
+}
+
+static int plan_path(const struct cc_opts *o, const char *src,
+		     const char *dst, struct cc_plan *plan);
+
+/* is @dst inside the directory @src (or @src itself)? */
+static int inside_itself(const char *src, const char *dst)
+{
+	char rs[PATH_MAX], rd[PATH_MAX], dir[PATH_MAX];
+	size_t n;
+
+	if (!realpath(src, rs) || !realpath(cc_dir_of(dst, dir, sizeof(dir)), rd))
+		return 0;
+	n = strlen(rs);
+	return !strncmp(rs, rd, n) && (rd[n] == '/' || !rd[n]);
+}
+
+/* the directory @dst for @src: made (mode fixed at the end) or there */
+static int make_dir(const struct cc_opts *o, const char *src,
+		    const struct stat *st, const char *dst,
+		    struct cc_plan *plan)
+{
+	struct cc_newdir *nd;
+	struct stat dst_st;
+	int made = 0;
+
+	if (!stat(dst, &dst_st)) {
+		if (!S_ISDIR(dst_st.st_mode)) {
+			fprintf(stderr,
+				"copychain: cannot overwrite non-directory '%s' with directory '%s'\n",
+				dst, src);
+			return -1;
+		}
+	} else if (mkdir(dst, 0700)) {
+		fprintf(stderr, "copychain: cannot create directory '%s': %s\n",
+			dst, strerror(errno));
+		return -1;
+	} else {
+		made = 1;
+	}
+	if (grow((void **)&plan->dirs, &plan->dirs_cap, plan->ndirs,
+		 sizeof(*nd)))
+		return -1;
+	nd = &plan->dirs[plan->ndirs];
+	nd->path = strdup(dst);
+	if (!nd->path)
+		return -1;
+	nd->set_mode = made || o->preserve;
+	nd->mode = o->preserve ? st->st_mode & 07777 :
+		   st->st_mode & 0777 & ~o->umask;
+	nd->set_times = o->preserve;
+	nd->times[0] = st->st_atim;
+	nd->times[1] = st->st_mtim;
+	plan->ndirs++;
+	return 0;
+}
+
+/* the entry @name of @src as the same name in @dst */
+static int plan_entry(const struct cc_opts *o, const char *src,
+		      const char *dst, const char *name, struct cc_plan *plan)
+{
+	char *s = join(src, name), *d = join(dst, name);
+	int r = s && d ? plan_path(o, s, d, plan) : -1;
+
+	free(s);
+	free(d);
+	return r;
+}
+
+/* -r: the directory @src as @dst, entry by entry (sorted) */
+static int plan_dir(const struct cc_opts *o, const char *src,
+		    const struct stat *st, const char *dst,
+		    struct cc_plan *plan)
+{
+	struct dirent **list;
+	int n, i, rc, skip;
+
+	if (inside_itself(src, dst)) {
+		fprintf(stderr,
+			"copychain: cannot copy a directory, '%s', into itself, '%s'\n",
+			src, dst);
+		return 1;
+	}
+	n = scandir(src, &list, NULL, alphasort);
+	if (n < 0) {
+		fprintf(stderr, "copychain: cannot access '%s': %s\n", src,
+			strerror(errno));
+		return 1;
+	}
+	/* a directory that cannot be made gets none of its entries */
+	skip = make_dir(o, src, st, dst, plan) ? 1 : 0;
+	rc = skip;
+	for (i = 0; i < n; i++) {
+		const char *name = list[i]->d_name;
+
+		if (!skip && rc >= 0 && strcmp(name, ".") && strcmp(name, "..")) {
+			int r = plan_entry(o, src, dst, name, plan);
+
+			rc = r < 0 ? r : rc | r;
+		}
+		free(list[i]);
+	}
+	free(list);
+	return rc;
+}
+
+/*
+ * One path: a regular file goes on the list; with -r a directory is
+ * walked, a symbolic link recreated. 0, 1 (reported), -1 (out of memory)
+ */
+static int plan_path(const struct cc_opts *o, const char *src,
+		     const char *dst, struct cc_plan *plan)
+{
+	struct stat st;
+	int err;
+
+	err = o->recursive ? lstat(src, &st) : stat(src, &st);
+	if (err) {
+		fprintf(stderr, "copychain: cannot stat '%s': %s\n", src,
+			strerror(errno));
+		return 1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		if (!o->recursive) {
+			fprintf(stderr,
+				"copychain: -r not specified; omitting directory '%s'\n",
+				src);
+			return 1;
+		}
+		return plan_dir(o, src, &st, dst, plan);
+	}
+	if (o->recursive && S_ISLNK(st.st_mode))
+		return copy_symlink(o, src, &st, dst);
+	if (o->recursive && !S_ISREG(st.st_mode))
+		return skip_special(dst, &st);
+	/* a regular file (or, without -r, what copy_file() will refuse) */
+	return add_item(plan, src, dst) ? -1 : 0;
+}
+
+/* TARGET of SRC... TARGET: 1 a directory, 0 not; -1 (reported) */
+static int target_dir(int n, const char *target)
+{
+	struct stat st;
+
+	if (!stat(target, &st) && S_ISDIR(st.st_mode))
+		return 1;
+	if (n == 2)
+		return 0;
+	if (errno == ENOENT || errno == ENOTDIR)
+		fprintf(stderr, "copychain: target '%s': %s\n", target,
+			strerror(errno));
+	else
+		fprintf(stderr, "copychain: target '%s' is not a directory\n",
+			target);
+	return -1;
+}
+
+/* DIR/the last name of @src (malloc()ed) */
+static char *inside(const char *dir, const char *src)
+{
+	size_t len = strlen(src);
+	const char *base;
+	char *p;
+
+	while (len > 1 && src[len - 1] == '/')
+		len--;
+	base = src + len;
+	while (base > src && base[-1] != '/')
+		base--;
+	if (asprintf(&p, "%s%s%.*s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
+		     (int)(src + len - base), base) < 0)
+		return NULL;
+	return p;
+}
+
+int cc_make_plan(const struct cc_opts *o, int n, char **argv,
+		 struct cc_plan *plan)
+{
+	const char *target = argv[n - 1];
+	int is_dir = target_dir(n, target), i, r, rc = 0;
+
+	if (is_dir < 0)
+		return -1;
+	for (i = 0; i < n - 1; i++) {
+		char *dst = is_dir ? inside(target, argv[i]) : strdup(target);
+
+		r = dst ? plan_path(o, argv[i], dst, plan) : -1;
+		free(dst);
+		if (r < 0) {
+			fprintf(stderr, "copychain: %s\n", strerror(ENOMEM));
+			return -1;
+		}
+		rc |= r;
+	}
+	return rc;
+}
+
+void cc_plan_free(struct cc_plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < plan->n; i++) {
+		free(plan->items[i].src);
+		free(plan->items[i].dst);
+	}
+	for (i = 0; i < plan->ndirs; i++)
+		free(plan->dirs[i].path);
+	free(plan->items);
+	free(plan->dirs);
+	memset(plan, 0, sizeof(*plan));
+}
+
+void cc_dirs_add(struct cc_dirs *dirs, const char *dir)
+{
+	char *p;
+
+	/* files of one directory come one after the other */
+	if (dirs->n && !strcmp(dirs->v[dirs->n - 1], dir))
+		return;
+	p = strdup(dir);
+	if (!p || grow((void **)&dirs->v, &dirs->cap, dirs->n, sizeof(*dirs->v))) {
+		free(p);
+		return;		/* only the fsync of that directory is lost */
+	}
+	dirs->v[dirs->n++] = p;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* fsync each directory once: the new names are durable */
+static void sync_dirs(struct cc_dirs *dirs)
+{
+	size_t i;
+	int fd;
+
+	qsort(dirs->v, dirs->n, sizeof(*dirs->v), cmp_str);
+	for (i = 0; i < dirs->n; i++) {
+		if (i && !strcmp(dirs->v[i], dirs->v[i - 1]))
+			continue;
+		fd = open(dirs->v[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0 || fsync(fd))
+			fprintf(stderr,
+				"copychain: warning: %s: fsync of the directory: %s\n",
+				dirs->v[i], strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	for (i = 0; i < dirs->n; i++)
+		free(dirs->v[i]);
+	free(dirs->v);
+	memset(dirs, 0, sizeof(*dirs));
+}
+
+int cc_finish_dirs(const struct cc_opts *o, struct cc_plan *plan,
+		   struct cc_dirs *synced)
+{
+	size_t i;
+	int rc = 0;
+
+	(void)o;
+	sync_dirs(synced);
+	/* the deepest first: a parent's mode may keep its children closed */
+	for (i = plan->ndirs; i > 0; i--) {
+		const struct cc_newdir *nd = &plan->dirs[i - 1];
+
+		if ((nd->set_mode && chmod(nd->path, nd->mode)) ||
+		    (nd->set_times &&
+		     utimensat(AT_FDCWD, nd->path, nd->times, 0))) {
+			fprintf(stderr,
+				"copychain: preserving permissions for '%s': %s\n",
+				nd->path, strerror(errno));
+			rc = 1;
+		}
+	}
+	return rc;
+}
