@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "copychain.h"
+#include "iocoro-app.h"
 #include "copychain.skel.h"
 
 #define CC_VERSION		"0.2"
@@ -190,10 +191,6 @@ static double now(void)
 
 static int engine_load(struct cc_engine *e)
 {
-	static char log[64 * 1024];
-	struct iocoro_load_opts opts = {
-		.sz = sizeof(opts), .log_buf = log, .log_size = sizeof(log),
-	};
 	int ret;
 
 	ret = iocoro_queue_init(8, &e->co, 0);
@@ -203,43 +200,12 @@ static int engine_load(struct cc_engine *e)
 	e->skel = copychain_bpf__open();
 	if (!e->skel)
 		return -errno;
-	ret = iocoro_object_prepare(e->skel->obj, &opts);
-	if (ret < 0)
-		return ret;
-	ret = copychain_bpf__load(e->skel);
-	if (ret < 0) {
-		if (ret == -EACCES || ret == -EINVAL)
-			fprintf(stderr, "copychain: verifier log:\n%s\n", log);
-		return ret;
-	}
-	ret = iocoro_attach_object(&e->co, e->skel->obj);
-	if (ret < 0)
-		return ret;
-	ret = iocoro_prog_index(e->skel->obj, e->skel->progs.copychain);
+	ret = iocoro_app_load("copychain", &e->co, e->skel->skeleton,
+			      e->skel->obj, e->skel->progs.copychain);
 	if (ret < 0)
 		return ret;
 	e->prog = ret;
 	return 0;
-}
-
-/* libbpf's own lines would repeat what engine_get() says in one */
-static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
-			va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
-}
-
-/* why the program could not be loaded, in one line */
-static void report_load(int err)
-{
-	if (err == -EPERM)
-		fprintf(stderr,
-			"copychain: loading the coroutine needs CAP_BPF: run as root, or grant it with 'setcap cap_bpf,cap_perfmon+ep copychain'\n");
-	else
-		fprintf(stderr, "copychain: %s\n", iocoro_strerror(err));
 }
 
 /* load once; a failure is reported once and kept */
@@ -249,10 +215,10 @@ static int engine_get(struct cc_engine *e)
 
 	if (e->ready)
 		return e->ready < 0 ? e->ready : 0;
-	libbpf_set_print(libbpf_quiet);
+	libbpf_set_print(iocoro_app_libbpf_quiet);
 	ret = engine_load(e);
 	if (ret < 0) {
-		report_load(ret);
+		iocoro_app_report_load("copychain", ret);
 		e->ready = ret;
 		return ret;
 	}
