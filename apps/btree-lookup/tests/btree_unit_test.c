@@ -330,6 +330,12 @@ static void test_step(void **state)
 	free(n);
 }
 
+/* header @h, whole, of a file of @size bytes: @want */
+static void header_is(const struct btree_header *h, uint64_t size, int want)
+{
+	assert_int_equal(btree_header_check(h, sizeof(*h), size), want);
+}
+
 static void test_header(void **state)
 {
 	struct btree_header h = {
@@ -341,46 +347,35 @@ static void test_header(void **state)
 	const uint64_t size = btree_file_size(3);
 
 	(void)state;
-	assert_int_equal(btree_header_check(&h, sizeof(h), size), BTREE_HDR_OK);
-	assert_int_equal(btree_header_check(&h, sizeof(h), size + 1),
-			 BTREE_HDR_OK);
-	assert_int_equal(btree_header_check(&h, sizeof(h), size - 1),
-			 BTREE_HDR_TRUNCATED);
+	header_is(&h, size, BTREE_HDR_OK);
+	header_is(&h, size + 1, BTREE_HDR_OK);
+	header_is(&h, size - 1, BTREE_HDR_TRUNCATED);
 	assert_int_equal(btree_header_check(&h, sizeof(h) - 1, size),
 			 BTREE_HDR_MAGIC);
 	b = h;
 	b.magic ^= 1;
-	assert_int_equal(btree_header_check(&b, sizeof(b), size),
-			 BTREE_HDR_MAGIC);
+	header_is(&b, size, BTREE_HDR_MAGIC);
 	b = h;
 	b.version = 2;
-	assert_int_equal(btree_header_check(&b, sizeof(b), size),
-			 BTREE_HDR_VERSION);
+	header_is(&b, size, BTREE_HDR_VERSION);
 	b = h;
 	b.node_size = 8192;
-	assert_int_equal(btree_header_check(&b, sizeof(b), size),
-			 BTREE_HDR_VERSION);
+	header_is(&b, size, BTREE_HDR_VERSION);
 	b = h;
 	b.depth = 0;
-	assert_int_equal(btree_header_check(&b, sizeof(b), size),
-			 BTREE_HDR_CORRUPT);
+	header_is(&b, size, BTREE_HDR_CORRUPT);
 	b.depth = BTREE_MAX_DEPTH + 1;
-	assert_int_equal(btree_header_check(&b, sizeof(b), size),
-			 BTREE_HDR_CORRUPT);
+	header_is(&b, size, BTREE_HDR_CORRUPT);
 	b = h;
 	b.root = 4 * 4096;
-	assert_int_equal(btree_header_check(&b, sizeof(b), UINT64_MAX),
-			 BTREE_HDR_CORRUPT);
+	header_is(&b, UINT64_MAX, BTREE_HDR_CORRUPT);
 	b.root = 0;
-	assert_int_equal(btree_header_check(&b, sizeof(b), size),
-			 BTREE_HDR_CORRUPT);
+	header_is(&b, size, BTREE_HDR_CORRUPT);
 	b = h;
 	b.nnodes = 0;
-	assert_int_equal(btree_header_check(&b, sizeof(b), size),
-			 BTREE_HDR_CORRUPT);
+	header_is(&b, size, BTREE_HDR_CORRUPT);
 	b.nnodes = UINT64_MAX;
-	assert_int_equal(btree_header_check(&b, sizeof(b), UINT64_MAX),
-			 BTREE_HDR_CORRUPT);
+	header_is(&b, UINT64_MAX, BTREE_HDR_CORRUPT);
 }
 
 /* a cycle ends after one read; a short read is -EIO; errors pass through */
