@@ -37,6 +37,7 @@
 
 #include "cc_plan.h"
 #include "copychain.h"
+#include "iocoro-app.h"
 #include "copychain.skel.h"
 
 /* steps a lane may need beyond its chunks (EOF, short I/O, the wrapup) */
@@ -187,10 +188,6 @@ static int engine_maps(struct cc_engine *e, const struct cc_opts *o)
 
 static int engine_load(struct cc_engine *e, const struct cc_opts *o)
 {
-	static char log[64 * 1024];
-	struct iocoro_load_opts opts = {
-		.sz = sizeof(opts), .log_buf = log, .log_size = sizeof(log),
-	};
 	int ret;
 
 	ret = iocoro_queue_init(o->jobs * 2 + 8, &e->co, 0);
@@ -203,19 +200,10 @@ static int engine_load(struct cc_engine *e, const struct cc_opts *o)
 	bpf_map__set_max_entries(e->skel->maps.cc_files, o->jobs);
 	bpf_map__set_max_entries(e->skel->maps.cc_lanes,
 				 o->jobs * CC_MAX_DEPTH);
-	ret = iocoro_object_prepare(e->skel->obj, &opts);
-	if (ret < 0)
-		return ret;
-	ret = copychain_bpf__load(e->skel);
-	if (ret < 0) {
-		if (ret == -EACCES || ret == -EINVAL)
-			fprintf(stderr, "copychain: verifier log:\n%s\n", log);
-		return ret;
-	}
-	ret = iocoro_attach_object(&e->co, e->skel->obj);
-	if (ret < 0)
-		return ret;
-	e->file_prog = iocoro_prog_index(e->skel->obj, e->skel->progs.copychain);
+	e->file_prog = iocoro_app_load("copychain", &e->co, e->skel->skeleton,
+				       e->skel->obj, e->skel->progs.copychain);
+	if (e->file_prog < 0)
+		return e->file_prog;
 	e->lane_prog = iocoro_prog_index(e->skel->obj,
 					 e->skel->progs.copychain_lane);
 	if (e->file_prog < 0 || e->lane_prog < 0)
@@ -223,35 +211,15 @@ static int engine_load(struct cc_engine *e, const struct cc_opts *o)
 	return engine_maps(e, o);
 }
 
-/* libbpf's own lines would repeat what engine_get() says in one */
-static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
-			va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
-}
-
-/* why the programs could not be loaded, in one line */
-static void report_load(int err)
-{
-	if (err == -EPERM)
-		fprintf(stderr,
-			"copychain: loading the coroutine needs CAP_BPF: run as root, or grant it with 'setcap cap_bpf,cap_perfmon+ep copychain'\n");
-	else
-		fprintf(stderr, "copychain: %s\n", iocoro_strerror(err));
-}
-
 /* load once; a failure is reported once */
 static int engine_get(struct cc_engine *e, const struct cc_opts *o)
 {
 	int ret;
 
-	libbpf_set_print(libbpf_quiet);
+	libbpf_set_print(iocoro_app_libbpf_quiet);
 	ret = engine_load(e, o);
 	if (ret < 0) {
-		report_load(ret);
+		iocoro_app_report_load("copychain", ret);
 		e->ready = ret;
 		return ret;
 	}

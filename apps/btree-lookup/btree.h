@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * btree-lookup: the on-disk B+tree format, and the one search routine that
+ * the coroutine (btree.bpf.c) and user space (--pread, --uring) share.
+ *
+ * A tree file is a run of 4 KiB nodes. Node 0 is the header; the others
+ * are tree nodes, addressed by byte offset (a multiple of 4096):
+ *
+ *   offset 0      struct btree_header: magic, root offset, depth, ...
+ *   offset 4096   the leaves, left to right, then each inner level
+ *   ...           above them; the root is the last node
+ *
+ * Every tree node is a struct btree_node: nkeys sorted keys, each with a
+ * pointer. In a leaf (level 0) ptrs[i] is the value of keys[i]. In an
+ * inner node (level > 0) there are nkeys children: ptrs[i] is the offset
+ * of child i and keys[i] the smallest key under it; child i holds the
+ * keys k with keys[i] <= k < keys[i + 1] (child 0 also those below).
+ *
+ * A lookup reads the root, judges it with btree_step(), reads the child it
+ * names, ... down to the leaf: each read depends on the data of the one
+ * before. Every node carries its level, which must be the one the walk
+ * expects (the root: depth - 1, then one less per step), so a cycle or a
+ * pointer to another level is a corrupt node, and a walk takes at most
+ * depth reads, never more than BTREE_MAX_DEPTH.
+ *
+ * The keys of a tree built with seed S are btree_key(S, i) for i < nkeys
+ * (distinct: btree_mix() is a bijection), sorted; btree_key(S, i) for
+ * i >= nkeys is never in it. The value of key k is btree_value(k).
+ */
+#ifndef BTREE_H
+#define BTREE_H
+
+#include <linux/types.h>
+
+#define BTREE_NODE_SIZE		4096U
+#define BTREE_MAGIC		0x4545525442434f49ULL	/* "IOCBTREE" */
+#define BTREE_NODE_MAGIC	0x45444f4eU		/* "NODE" */
+#define BTREE_VERSION		1
+/* keys (and pointers) in a node: 16 + 255 * 16 = 4096 bytes */
+#define BTREE_SLOTS		255U
+/* children of an inner node, keys of a leaf */
+#define BTREE_MIN_FANOUT	2U
+#define BTREE_MAX_FANOUT	BTREE_SLOTS
+#define BTREE_DEFAULT_FANOUT	BTREE_SLOTS
+#define BTREE_MAX_DEPTH		16U
+
+/* lookups in flight at once in the BPF and --uring modes, at most (2^n) */
+#define BTREE_MAX_INFLIGHT	1024U
+
+struct btree_header {
+	__u64 magic;		/* BTREE_MAGIC */
+	__u32 version;		/* BTREE_VERSION */
+	__u32 node_size;	/* BTREE_NODE_SIZE */
+	__u64 root;		/* byte offset of the root node */
+	__u32 depth;		/* levels: 1 when the root is a leaf */
+	__u32 fanout;		/* children of an inner node, keys of a leaf */
+	__u64 nkeys;
+	__u64 nnodes;		/* tree nodes: the file is nnodes + 1 nodes */
+	__u64 seed;		/* of the keys: btree_key(seed, i) */
+};
+
+struct btree_node {
+	__u32 magic;		/* BTREE_NODE_MAGIC */
+	__u16 level;		/* 0: a leaf */
+	__u16 nkeys;		/* leaf: 0..255; inner (children): 1..255 */
+	__u64 reserved;
+	__u64 keys[BTREE_SLOTS];
+	__u64 ptrs[BTREE_SLOTS];	/* leaf: values; inner: child offsets */
+};
+
+_Static_assert(sizeof(struct btree_node) == BTREE_NODE_SIZE,
+	       "a node is one 4 KiB block");
+_Static_assert(sizeof(struct btree_header) <= BTREE_NODE_SIZE,
+	       "the header fits in node 0");
+
+/* what btree_step() makes of a node */
+enum btree_verdict {
+	BTREE_ABSENT	= 0,	/* a leaf without the key */
+	BTREE_FOUND	= 1,	/* a leaf with it: *out is the value */
+	BTREE_DESCEND	= 2,	/* an inner node: read the child at *out */
+	BTREE_CORRUPT	= 3,	/* not the node the walk expects */
+};
+
+/* a lookup that met a corrupt node ends with this (the CQE's res) */
+#define BTREE_ECORRUPT	117	/* EUCLEAN, "Structure needs cleaning" */
+
+/* the size of a file that holds @nnodes tree nodes and the header */
+static inline __u64 btree_file_size(__u64 nnodes)
+{
+	return (nnodes + 1) * BTREE_NODE_SIZE;
+}
+
+/* a bijection of 64-bit words (splitmix64's finaliser) */
+static inline __u64 btree_mix(__u64 x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* key number @i of the trees built with @seed */
+static inline __u64 btree_key(__u64 seed, __u64 i)
+{
+	return btree_mix(seed * 0x9e3779b97f4a7c15ULL + i);
+}
+
+/* the value stored with @key */
+static inline __u64 btree_value(__u64 key)
+{
+	return btree_mix(key ^ 0x5bd1e9955bd1e995ULL);
+}
+
+/* is @off the offset of a tree node of a file of @file_size bytes? */
+static inline int btree_node_offset_ok(__u64 off, __u64 file_size)
+{
+	return off >= BTREE_NODE_SIZE && !(off & (BTREE_NODE_SIZE - 1)) &&
+	       off <= file_size - BTREE_NODE_SIZE;
+}
+
+/*
+ * Judging a node: btree_node_check(), then btree_scan_entry() for entries
+ * 0, 1, ... until it returns 1, then btree_verdict(). btree_step() does
+ * all three in a loop; the coroutine runs the scan with bpf_loop(), whose
+ * callback the verifier checks once for any index, where an open loop of
+ * 255 iterations costs it one pass per iteration (11.5k instructions, and
+ * a binary search 136k: seconds of load on the debug kernel).
+ *
+ * The scan finds the last entry whose key is <= the key looked up, in a
+ * leaf and in an inner node alike (a key below them all goes to child 0).
+ */
+struct btree_scan {
+	__u64 key;		/* looked up */
+	__u64 nkeys;		/* of the node, checked */
+	__u64 last;		/* ptrs[] of the last entry with keys[] <= key */
+	__u64 last_key;		/* its key (~key: none yet) */
+};
+
+/*
+ * 0 if node @n is one the walk may find at level @level (magic, level,
+ * 1..255 entries, or 0..255 in a leaf), *@sc set up for the scan of @key;
+ * BTREE_CORRUPT if not
+ */
+static inline int btree_node_check(const struct btree_node *n, __u32 level,
+				   __u64 key, struct btree_scan *sc)
+{
+	if (n->magic != BTREE_NODE_MAGIC || n->level != level ||
+	    n->nkeys > BTREE_SLOTS || (level && !n->nkeys))
+		return BTREE_CORRUPT;
+	sc->key = key;
+	sc->nkeys = n->nkeys;
+	sc->last = n->ptrs[0];
+	sc->last_key = ~key;
+	return 0;
+}
+
+/* look at entry @i of @n: 1 when the scan is over */
+static inline int btree_scan_entry(const struct btree_node *n, __u64 i,
+				   struct btree_scan *sc)
+{
+	if (i >= sc->nkeys || i >= BTREE_SLOTS || n->keys[i] > sc->key)
+		return 1;
+	sc->last_key = n->keys[i];
+	sc->last = n->ptrs[i];
+	return 0;
+}
+
+/*
+ * The scan's verdict (enum btree_verdict), *@out the value (BTREE_FOUND)
+ * or the child's offset (BTREE_DESCEND): a child outside the file of
+ * @file_size bytes, in the header or not aligned is BTREE_CORRUPT.
+ * BTREE_DESCEND only comes from level > 0.
+ */
+static inline int btree_verdict(const struct btree_scan *sc, __u32 level,
+				__u64 file_size, __u64 *out)
+{
+	if (level == 0) {
+		if (sc->last_key != sc->key)
+			return BTREE_ABSENT;
+		*out = sc->last;
+		return BTREE_FOUND;
+	}
+	if (!btree_node_offset_ok(sc->last, file_size))
+		return BTREE_CORRUPT;
+	*out = sc->last;
+	return BTREE_DESCEND;
+}
+
+/*
+ * Judge node @n, which the walk expects at level @level, for @key in a
+ * file of @file_size bytes: enum btree_verdict, and *@out the value
+ * (BTREE_FOUND) or the child's offset (BTREE_DESCEND). A node with another
+ * magic or level, no or too many entries, or a child outside the file is
+ * BTREE_CORRUPT.
+ */
+static inline int btree_step(const struct btree_node *n, __u32 level,
+			     __u64 key, __u64 file_size, __u64 *out)
+{
+	struct btree_scan sc;
+	__u64 i;
+
+	if (btree_node_check(n, level, key, &sc))
+		return BTREE_CORRUPT;
+	for (i = 0; i < BTREE_SLOTS; i++)
+		if (btree_scan_entry(n, i, &sc))
+			break;
+	return btree_verdict(&sc, level, file_size, out);
+}
+
+/*
+ * One lookup of the coroutine (btree.bpf.c): slot id of the global array
+ * btree_slots[], which user space maps (the skeleton's .bss). User space
+ * writes key and starts coroutine id; the coroutine's first step (the one
+ * not linked after a read) sets the rest, reads the root into the slot's
+ * user buffer, and each step after a read copies the node in
+ * (bpf_copy_from_user()), judges it with btree_step() and reads the child,
+ * until the leaf. Its end's res: BTREE_FOUND (value set), BTREE_ABSENT,
+ * -BTREE_ECORRUPT (off: the corrupt node), -EIO (a short read) or the
+ * read's -errno.
+ */
+struct btree_slot {
+	__u64 key;		/* in */
+	__u64 value;		/* out, when found */
+	__u64 off;		/* the node read last */
+	__u32 level;		/* its level */
+	__u32 reads;		/* out: nodes read */
+	__u32 steps;		/* out: program runs */
+	__u32 pad;
+};
+
+#endif /* BTREE_H */

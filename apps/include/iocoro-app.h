@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What iocoro's applications (apps/) share about loading their coroutine:
+ * a skeleton's object prepared, loaded (the verifier's log printed when it
+ * refuses a program), attached as the ring's table, and the program's
+ * index found; libbpf kept quiet; a failure told in one line.
+ *
+ *   libbpf_set_print(iocoro_app_libbpf_quiet);
+ *   skel = x_bpf__open();  ... set skel->rodata ...
+ *   ret = iocoro_app_load("x", &co, skel->skeleton, skel->obj,
+ *                         skel->progs.x);        // index, or -errno
+ *   if (ret < 0)
+ *           iocoro_app_report_load("x", ret);
+ */
+#ifndef IOCORO_APP_H
+#define IOCORO_APP_H
+
+#include <iocoro.h>
+
+#include <bpf/libbpf.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+/* for libbpf_set_print(): libbpf's own lines would repeat the tool's */
+static inline int iocoro_app_libbpf_quiet(enum libbpf_print_level level,
+					  const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+/*
+ * Prepare and load the opened skeleton @s (object @obj), attach its
+ * programs to @co's ring and return the table index of @prog, or -errno.
+ * A program the verifier refused gets its log printed, after "@name:".
+ */
+static inline int iocoro_app_load(const char *name, struct iocoro *co,
+				  struct bpf_object_skeleton *s,
+				  struct bpf_object *obj,
+				  const struct bpf_program *prog)
+{
+	static char log[1 << 20];
+	struct iocoro_load_opts opts = {
+		.sz = sizeof(opts), .log_buf = log, .log_size = sizeof(log),
+	};
+	int ret;
+
+	ret = iocoro_object_prepare(obj, &opts);
+	if (ret < 0)
+		return ret;
+	ret = bpf_object__load_skeleton(s);
+	if (ret < 0) {
+		if (ret == -EACCES || ret == -EINVAL || ret == -ENOSPC)
+			fprintf(stderr, "%s: verifier log:\n%s\n", name, log);
+		return ret;
+	}
+	ret = iocoro_attach_object(co, obj);
+	if (ret < 0)
+		return ret;
+	return iocoro_prog_index(obj, prog);
+}
+
+/* why the coroutine could not be loaded, in one line */
+static inline void iocoro_app_report_load(const char *name, int err)
+{
+	if (err == -EPERM)
+		fprintf(stderr,
+			"%s: loading the coroutine needs CAP_BPF: run as root, or grant it with 'setcap cap_bpf,cap_perfmon+ep %s'\n",
+			name, name);
+	else
+		fprintf(stderr, "%s: %s\n", name, iocoro_strerror(err));
+}
+
+#endif /* IOCORO_APP_H */
