@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app_util.h"
 #include "copychain.h"
 #include "copychain.skel.h"
 
@@ -117,35 +118,6 @@ static void usage(FILE *f)
 		"a copy failed, 2 on bad usage.\n");
 }
 
-/* "131072", "128K", "128KiB", "1M", "1G"; 0 on success */
-static int parse_size(const char *s, unsigned long long *out)
-{
-	unsigned long long v;
-	unsigned int shift = 0;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -EINVAL;
-	switch (*end) {
-	case 'k': case 'K': shift = 10; break;
-	case 'm': case 'M': shift = 20; break;
-	case 'g': case 'G': shift = 30; break;
-	}
-	if (shift) {
-		end++;
-		if (!strcmp(end, "iB"))
-			end += 2;
-	}
-	if (*end || v > (1ULL << 40) >> shift)
-		return -EINVAL;
-	*out = v << shift;
-	return 0;
-}
-
 /* the directory part of @path, in @buf */
 static const char *dir_of(const char *path, char *buf, size_t size)
 {
@@ -222,26 +194,6 @@ static int engine_load(struct cc_engine *e)
 	return 0;
 }
 
-/* libbpf's own lines would repeat what engine_get() says in one */
-static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
-			va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
-}
-
-/* why the program could not be loaded, in one line */
-static void report_load(int err)
-{
-	if (err == -EPERM)
-		fprintf(stderr,
-			"copychain: loading the coroutine needs CAP_BPF: run as root, or grant it with 'setcap cap_bpf,cap_perfmon+ep copychain'\n");
-	else
-		fprintf(stderr, "copychain: %s\n", iocoro_strerror(err));
-}
-
 /* load once; a failure is reported once and kept */
 static int engine_get(struct cc_engine *e)
 {
@@ -249,10 +201,10 @@ static int engine_get(struct cc_engine *e)
 
 	if (e->ready)
 		return e->ready < 0 ? e->ready : 0;
-	libbpf_set_print(libbpf_quiet);
+	libbpf_set_print(app_libbpf_quiet);
 	ret = engine_load(e);
 	if (ret < 0) {
-		report_load(ret);
+		app_report_load("copychain", ret);
 		e->ready = ret;
 		return ret;
 	}
@@ -853,7 +805,7 @@ static int parse_args(int argc, char **argv, struct cc_opts *o)
 		} else if (!strcmp(a, "--chunk") || !strncmp(a, "--chunk=", 8)) {
 			const char *v = a[7] == '=' ? a + 8 : argv[++i];
 
-			if (!v || parse_size(v, &chunk) || !chunk ||
+			if (!v || app_parse_size(v, &chunk) || !chunk ||
 			    chunk > CC_MAX_CHUNK) {
 				fprintf(stderr,
 					"copychain: --chunk takes a size of 1 to %u bytes (K, M, G suffixes), not '%s'\n",
