@@ -3,7 +3,8 @@
 # 1,000 files of 4 KiB and on one file of 64 MiB (page cache warm), output
 # to /dev/null and to a pipe. Prints the median wall time of REPS runs of
 # each (alternating), the ratio catchain / cat, and catchain's --stats
-# (steps, io_uring_enter calls: per file). Copied next to the binary; run
+# (steps, io_uring_enter calls: per file), and what catchain's startup
+# costs (one empty file). Copied next to the binary; run
 # it in the guest on the release kernel, e.g.
 #   initramfs/run-guest.sh --kernel .../bzImage-release --initrd IMG \
 #     -- build/apps/catchain/catchain-bench.sh 7
@@ -53,6 +54,18 @@ bench() {
 	echo "bench: $name: to a pipe:    cat $cp_ us, catchain $kp us, ratio $(awk "BEGIN { printf \"%.2f\", $kp / $cp_ }")"
 	echo "bench: $name: $(cat "$dir/stats")"
 }
+
+# what a run costs before any file: loading and verifying the program,
+# the ring, the maps (cat on an empty file next to it)
+: > "$dir/empty"
+rm -f "$dir/cat.t" "$dir/chain.t"
+i=0
+while [ $i -lt "$reps" ]; do
+	time_cmd "cat $dir/empty > /dev/null" >> "$dir/cat.t"
+	time_cmd "$bin $dir/empty > /dev/null" >> "$dir/chain.t"
+	i=$((i + 1))
+done
+echo "bench: startup (one empty file): cat $(median < "$dir/cat.t") us, catchain $(median < "$dir/chain.t") us"
 
 mkdir "$dir/small"
 i=0

@@ -30,10 +30,10 @@
  * written out, as an IORING_OP_WRITE of the count to the eventfd that
  * goes with its next io_uring_enter(). So the coroutine never refills a
  * buffer that is not written yet, and a file behind the head stops after
- * CAT_NBUFS buffers, waiting in the kernel, not in user space. The last
- * read (end of file or error) takes no buffer's credit that is not given
- * back: the count is CAT_NBUFS - 1 again when the file is written out,
- * and the slot goes on with the next file.
+ * CAT_NBUFS buffers, waiting in the kernel, not in user space. The first
+ * read takes no credit and the last (end of file or error) fills no
+ * buffer, so the count is CAT_NBUFS - 1 again once the file is written
+ * out, and the slot goes on with the next file.
  *
  * The end (iocoro_finish) is 0, or the first error (open, read or close:
  * -errno); state.steps counts the program runs, state.bytes the data.
