@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cc_plan.h"
+#include "iocoro-app.h"
 
 void cc_usage(FILE *f)
 {
@@ -54,30 +55,7 @@ void cc_usage(FILE *f)
 
 int cc_parse_size(const char *s, unsigned long long *out)
 {
-	unsigned long long v;
-	unsigned int shift = 0;
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -EINVAL;
-	switch (*end) {
-	case 'k': case 'K': shift = 10; break;
-	case 'm': case 'M': shift = 20; break;
-	case 'g': case 'G': shift = 30; break;
-	}
-	if (shift) {
-		end++;
-		if (!strcmp(end, "iB"))
-			end += 2;
-	}
-	if (*end || v > (1ULL << 40) >> shift)
-		return -EINVAL;
-	*out = v << shift;
-	return 0;
+	return iocoro_app_parse_size(s, out);
 }
 
 /* --NAME VALUE or --NAME=VALUE at argv[*i]: the value, or NULL */

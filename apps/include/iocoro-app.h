@@ -22,6 +22,8 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* for libbpf_set_print(): libbpf's own lines would repeat the tool's */
 static inline int iocoro_app_libbpf_quiet(enum libbpf_print_level level,
@@ -73,6 +75,42 @@ static inline void iocoro_app_report_load(const char *name, int err)
 			name, name);
 	else
 		fprintf(stderr, "%s: %s\n", name, iocoro_strerror(err));
+}
+
+/*
+ * A size as the tools take it: "131072", "128K", "128KiB", "1M", "1G"
+ * (at most 2^40). 0, or -EINVAL; errno is left as it was.
+ */
+static inline int iocoro_app_parse_size(const char *s, unsigned long long *out)
+{
+	unsigned long long v;
+	unsigned int shift = 0;
+	int saved = errno;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno) {
+		errno = saved;
+		return -EINVAL;
+	}
+	errno = saved;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; break;
+	case 'm': case 'M': shift = 20; break;
+	case 'g': case 'G': shift = 30; break;
+	}
+	if (shift) {
+		end++;
+		if (!strcmp(end, "iB"))
+			end += 2;
+	}
+	if (*end || v > (1ULL << 40) >> shift)
+		return -EINVAL;
+	*out = v << shift;
+	return 0;
 }
 
 #endif /* IOCORO_APP_H */

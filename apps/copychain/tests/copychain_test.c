@@ -50,7 +50,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -68,6 +67,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "files.h"
 #include "seed.h"
 
 #define CHUNK (128U << 10)
@@ -91,25 +91,7 @@ static uint64_t rng(void)
 
 static void gen_file(const char *path, size_t size, mode_t mode)
 {
-	static unsigned char buf[64 * 1024];
-	size_t left = size;
-	int fd;
-
-	fd = CHECK_SYS(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			    0600));
-	while (left) {
-		size_t n = left < sizeof(buf) ? left : sizeof(buf), i;
-
-		for (i = 0; i < n; i += 8) {
-			uint64_t r = rng();
-
-			memcpy(buf + i, &r, n - i < 8 ? n - i : 8);
-		}
-		CHECK_EQ(write(fd, buf, n), (long long)n);
-		left -= n;
-	}
-	CHECK_SYS(fchmod(fd, mode));
-	CHECK_SYS(close(fd));
+	test_gen_file(path, size, mode, rng);
 }
 
 static unsigned char *slurp(const char *path, size_t *size)
@@ -211,15 +193,6 @@ static void dir_entries(const char *dir, char *out, size_t size)
 			FAIL("%s holds '%s', expected '%s'", (dir), entries_, \
 			     (expected));                                     \
 	} while (0)
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
 
 /* ---- running copychain ---- */
 
@@ -1531,7 +1504,7 @@ int main(int argc, char **argv)
 		FAIL("unknown case '%s'", mode);
 	}
 	CHECK_ENTRIES(work, "");
-	nftw(work, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	test_rm_tree(work);
 	printf("copychain_test %s: ok\n", mode);
 	return 0;
 }

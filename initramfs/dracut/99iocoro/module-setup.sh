@@ -122,7 +122,7 @@ install() {
     inst_multiple -o cmp dd head tail id chmod chown ln ls cp mv touch \
         mknod stat date uname true false test printf echo expr seq basename \
         dirname readlink realpath grep egrep awk tr wc cut sort uniq find \
-        xargs od hexdump diff truncate md5sum sha256sum nproc mktemp yes \
+        xargs od hexdump diff truncate md5sum sha256sum cksum nproc mktemp yes \
         nice nohup ps free pidof pkill setsid taskset losetup split sync \
         busybox strace bpftool
 

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * catchain's coroutine: open a file, read it chunk by chunk into the
+ * slot's buffers, posting each filled buffer to user space, and close
+ * it, deciding every next operation in the kernel from the result of the
+ * one before (catchain.h has the picture and the credit protocol).
+ */
+#include <iocoro/bpf.h>
+#include <linux/fcntl.h>
+
+#include "catchain.h"
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);	/* user space writes it directly */
+	__uint(max_entries, CAT_MAX_JOBS);
+	__type(key, __u32);
+	__type(value, struct catchain_state);
+} cat_states SEC(".maps");
+
+/* close the file, then end with st->error (0: all went well) */
+static __always_inline int cat_close(struct io_uring_bpf_ctx *ctx,
+				     struct catchain_state *st)
+{
+	struct io_uring_sqe sqe;
+
+	io_uring_prep_close(&sqe, st->fd);
+	return iocoro_then(ctx, &sqe, &st->step, CAT_CLOSE_DONE);
+}
+
+/* the first error of @op is @res; close what is open */
+static __always_inline int cat_fail(struct io_uring_bpf_ctx *ctx,
+				    struct catchain_state *st, __u32 op,
+				    __s32 res)
+{
+	if (!st->error) {
+		st->failed_op = op;
+		st->error = res;
+	}
+	if (op == CAT_OP_OPEN || op == CAT_OP_CLOSE)
+		return iocoro_finish(ctx, st->error);
+	return cat_close(ctx, st);
+}
+
+/* read the next chunk into buffer st->next % CAT_NBUFS */
+static __always_inline int cat_read(struct io_uring_bpf_ctx *ctx,
+				    struct catchain_state *st)
+{
+	__u64 buf = st->bufs + (__u64)(st->next % CAT_NBUFS) * st->chunk;
+	struct io_uring_sqe sqe;
+
+	io_uring_prep_read(&sqe, st->fd, (void *)buf, st->chunk, (__u64)-1);
+	return iocoro_then(ctx, &sqe, &st->step, CAT_READ_DONE);
+}
+
+/*
+ * Take a credit first: a semaphore read of the slot's eventfd, linked
+ * before the read, waits until user space has written out the buffer the
+ * read is about to fill (if it fails, the read is cancelled: the step
+ * sees -ECANCELED)
+ */
+static __always_inline int cat_credit_read(struct io_uring_bpf_ctx *ctx,
+					   struct catchain_state *st)
+{
+	struct io_uring_sqe sqe;
+	long ret;
+
+	io_uring_prep_read(&sqe, st->credit_fd, (void *)st->scratch, 8, 0);
+	sqe.user_data = iocoro_ud(IOCORO_UD_OP, iocoro_self(ctx),
+				  iocoro_id(ctx));
+	sqe.flags = IOSQE_IO_LINK | IOSQE_CQE_SKIP_SUCCESS;
+	ret = bpf_io_uring_queue_sqe(ctx, &sqe, sizeof(sqe));
+	if (ret)
+		return cat_fail(ctx, st, CAT_OP_READ, (__s32)ret);
+	return cat_read(ctx, st);
+}
+
+/* a buffer is full: post it, go on with the next */
+static __always_inline int cat_data(struct io_uring_bpf_ctx *ctx,
+				    struct catchain_state *st, __s32 res)
+{
+	__u32 slot = iocoro_id(ctx);
+	long ret;
+
+	if ((__u32)res > st->chunk)
+		return cat_fail(ctx, st, CAT_OP_BAD, -EIO);
+	ret = bpf_io_uring_emit_cqe(ctx,
+				    CAT_UD_DATA(slot, st->next % CAT_NBUFS),
+				    res, 0);
+	if (ret)
+		return cat_fail(ctx, st, CAT_OP_READ, (__s32)ret);
+	st->bytes += (__u32)res;
+	st->next++;
+	return cat_credit_read(ctx, st);
+}
+
+IOCORO_COROUTINE(catchain, cat_states, struct catchain_state)
+{
+	/* the result of the operation the previous step queued */
+	__s32 res = iocoro_ctx_prev_res(ctx);
+	struct io_uring_sqe sqe;
+
+	st->steps++;
+	switch (st->step) {
+	case CAT_START:
+		io_uring_prep_openat(&sqe, AT_FDCWD, (const char *)st->path,
+				     O_RDONLY | O_CLOEXEC, 0);
+		return iocoro_then(ctx, &sqe, &st->step, CAT_OPEN_DONE);
+	case CAT_OPEN_DONE:
+		if (res < 0)
+			return cat_fail(ctx, st, CAT_OP_OPEN, res);
+		st->fd = res;
+		return cat_read(ctx, st);	/* buffer 0 is free */
+	case CAT_READ_DONE:
+		if (res < 0)
+			return cat_fail(ctx, st, CAT_OP_READ, res);
+		if (res == 0)			/* end of file */
+			return cat_close(ctx, st);
+		return cat_data(ctx, st, res);
+	case CAT_CLOSE_DONE:
+		if (res < 0)
+			return cat_fail(ctx, st, CAT_OP_CLOSE, res);
+		return iocoro_finish(ctx, st->error);
+	}
+	return iocoro_finish(ctx, -EINVAL);
+}
+
+char LICENSE[] SEC("license") = "GPL";

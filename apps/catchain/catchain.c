@@ -1,0 +1,629 @@
+// SPDX-License-Identifier: MIT
+/*
+ * catchain [OPTION]... [FILE]...: cat, with each file's openat, reads and
+ * close run by one in-kernel coroutine (catchain.bpf.c), --jobs files in
+ * flight at once on one ring. Each filled buffer comes back as a CQE;
+ * user space writes the buffers of the first file not yet written out to
+ * stdout (gathered into one writev() across files), keeps the others
+ * until their file is first, and gives the buffers back to their
+ * coroutine with credits on an eventfd (catchain.h has the protocol).
+ * stdin (no FILE, or -) is copied in user space, when its turn comes.
+ *
+ * Errors as cat's: "catchain: FILE: No such file or directory", the other
+ * files still printed, exit status 1. -c prints cksum's lines instead.
+ */
+#include <iocoro.h>
+
+#include <bpf/libbpf.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "iocoro-app.h"
+#include "catchain.h"
+#include "catchain.skel.h"
+#include "catchain_opts.h"
+#include "cksum_crc.h"
+
+#define CATCHAIN_VERSION	"0.1"
+/* user_data of the credit writes (their CQEs come only on failure) */
+#define CAT_UD_CREDIT	(CAT_UD_MAGIC << 48 | 1ULL << 40)
+#define CAT_IOV		1024
+
+enum cat_file_state {
+	CAT_F_WAITING,	/* not started */
+	CAT_F_RUNNING,	/* its coroutine runs */
+	CAT_F_ENDED,	/* its coroutine ended with res */
+	CAT_F_STDIN,	/* "-": copied in user space when it is first */
+};
+
+struct cat_file {
+	const char *name;
+	int state;	/* enum cat_file_state */
+	int slot;
+	int res;	/* the end: 0 or -errno */
+	uint32_t crc;	/* -c: the CRC of the data so far */
+	uint64_t size;	/* bytes so far */
+};
+
+/* a coroutine slot: its buffers, the filled ones not written yet */
+struct cat_slot {
+	int file;		/* index of the file it runs; -1: idle */
+	int credit_fd;
+	uint32_t first;		/* next buffer to write out */
+	uint32_t ready;		/* filled buffers from first on */
+	uint32_t owed;		/* written out, credit not yet given */
+	uint32_t len[CAT_NBUFS];
+	char *bufs;
+	uint64_t scratch;	/* where the credit reads land */
+};
+
+struct cat_stats {
+	uint64_t files;
+	uint64_t bytes;
+	uint64_t steps;
+	uint64_t enters;	/* io_uring_enter() calls made */
+};
+
+struct cat_engine {
+	struct iocoro co;
+	struct catchain_bpf *skel;
+	struct catchain_state *states;	/* cat_states, mapped */
+	size_t states_size;
+	int prog;
+	int have_ring;
+	char *mem;			/* all slots' buffers */
+	size_t mem_size;
+	struct cat_slot slots[CAT_MAX_JOBS];
+	unsigned int nslots;
+	struct cat_stats stats;
+};
+
+/* what is gathered for one writev(): buffers of the first files */
+struct cat_batch {
+	struct iovec iov[CAT_IOV];
+	int iov_slot[CAT_IOV];
+	int n;
+};
+
+/* the values credit writes add to an eventfd: never freed or changed */
+static const uint64_t credit_values[CAT_NBUFS + 1] = {
+	0, 1, 2, 3, 4, 5, 6, 7, 8,
+};
+
+/* ---- setup ---- */
+
+static int engine_load(struct cat_engine *e, unsigned int jobs)
+{
+	static char log[64 * 1024];
+	struct iocoro_load_opts opts = {
+		.sz = sizeof(opts), .log_buf = log, .log_size = sizeof(log),
+	};
+	struct io_uring_params p = {
+		.flags = IORING_SETUP_CQSIZE,
+		.cq_entries = jobs * (CAT_NBUFS + 2) + 16,
+	};
+	int ret;
+
+	ret = iocoro_queue_init_params(2 * jobs + 8, &e->co, &p);
+	if (ret < 0)
+		return ret;
+	e->have_ring = 1;
+	e->skel = catchain_bpf__open();
+	if (!e->skel)
+		return -errno;
+	ret = iocoro_object_prepare(e->skel->obj, &opts);
+	if (ret < 0)
+		return ret;
+	ret = catchain_bpf__load(e->skel);
+	if (ret < 0) {
+		if (ret == -EACCES || ret == -EINVAL)
+			fprintf(stderr, "catchain: verifier log:\n%s\n", log);
+		return ret;
+	}
+	ret = iocoro_attach_object(&e->co, e->skel->obj);
+	if (ret < 0)
+		return ret;
+	ret = iocoro_prog_index(e->skel->obj, e->skel->progs.catchain);
+	if (ret < 0)
+		return ret;
+	e->prog = ret;
+	/* files far longer than the default 4096 steps: chunks + 4 each */
+	return iocoro_set_budget(&e->co, IOCORO_MAX_BUDGET);
+}
+
+/* the state map, mapped: slots are written without a system call */
+static int engine_map_states(struct cat_engine *e)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	e->states_size = (sizeof(struct catchain_state) * CAT_MAX_JOBS +
+			  (size_t)page - 1) & ~((size_t)page - 1);
+	p = mmap(NULL, e->states_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 bpf_map__fd(e->skel->maps.cat_states), 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	e->states = p;
+	return 0;
+}
+
+/* the slots: an eventfd of CAT_NBUFS - 1 credits and buffers each */
+static int engine_slots(struct cat_engine *e, const struct cat_opts *o)
+{
+	size_t per = (size_t)CAT_NBUFS * o->chunk;
+	unsigned int i;
+	void *p;
+
+	e->mem_size = per * o->jobs;
+	p = mmap(NULL, e->mem_size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	e->mem = p;
+	for (i = 0; i < o->jobs; i++) {
+		struct cat_slot *s = &e->slots[i];
+
+		s->file = -1;
+		s->bufs = e->mem + per * i;
+		s->credit_fd = eventfd(CAT_NBUFS - 1, EFD_SEMAPHORE | EFD_CLOEXEC);
+		if (s->credit_fd < 0)
+			return -errno;
+		e->nslots++;
+	}
+	return 0;
+}
+
+static int engine_init(struct cat_engine *e, const struct cat_opts *o)
+{
+	int ret;
+
+	libbpf_set_print(iocoro_app_libbpf_quiet);
+	ret = engine_load(e, o->jobs);
+	if (ret < 0) {
+		iocoro_app_report_load("catchain", ret);
+		return ret;
+	}
+	ret = engine_map_states(e);
+	if (!ret)
+		ret = engine_slots(e, o);
+	if (ret < 0)
+		fprintf(stderr, "catchain: %s\n", strerror(-ret));
+	return ret;
+}
+
+static void engine_exit(struct cat_engine *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < e->nslots; i++)
+		close(e->slots[i].credit_fd);
+	if (e->mem)
+		munmap(e->mem, e->mem_size);
+	if (e->states)
+		munmap(e->states, e->states_size);
+	catchain_bpf__destroy(e->skel);
+	if (e->have_ring)
+		iocoro_queue_exit(&e->co);
+}
+
+/* ---- the ring ---- */
+
+static struct io_uring_sqe *get_sqe(struct cat_engine *e)
+{
+	return io_uring_get_sqe(&e->co.ring);
+}
+
+/* start @f's coroutine on idle slot @slot */
+static int start_file(struct cat_engine *e, struct cat_file *f, int idx,
+		      int slot, uint32_t chunk)
+{
+	struct catchain_state *st = &e->states[slot];
+	struct cat_slot *s = &e->slots[slot];
+	struct io_uring_sqe *sqe = get_sqe(e);
+
+	if (!sqe)
+		return -EBUSY;
+	memset(st, 0, sizeof(*st));
+	st->step = CAT_START;
+	st->fd = -1;
+	st->path = (uintptr_t)f->name;
+	st->bufs = (uintptr_t)s->bufs;
+	st->scratch = (uintptr_t)&s->scratch;
+	st->credit_fd = s->credit_fd;
+	st->chunk = chunk;
+	s->file = idx;
+	s->first = 0;
+	s->ready = 0;
+	f->slot = slot;
+	f->state = CAT_F_RUNNING;
+	iocoro_prep_start(sqe, (unsigned int)e->prog, (uint32_t)slot);
+	return 0;
+}
+
+/* start the files after *@next while slots are idle */
+static int start_files(struct cat_engine *e, struct cat_file *files,
+		       int nfiles, int *next, uint32_t chunk)
+{
+	unsigned int slot = 0;
+	int ret;
+
+	for (; *next < nfiles; (*next)++) {
+		struct cat_file *f = &files[*next];
+
+		if (f->state == CAT_F_STDIN)
+			continue;
+		while (slot < e->nslots && e->slots[slot].file >= 0)
+			slot++;
+		if (slot == e->nslots)
+			break;
+		ret = start_file(e, f, *next, (int)slot, chunk);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* give the slots the credits of the buffers written out */
+static int give_credits(struct cat_engine *e)
+{
+	struct io_uring_sqe *sqe;
+	unsigned int i;
+
+	for (i = 0; i < e->nslots; i++) {
+		struct cat_slot *s = &e->slots[i];
+
+		if (!s->owed)
+			continue;
+		sqe = get_sqe(e);
+		if (!sqe)
+			return -EBUSY;
+		io_uring_prep_write(sqe, s->credit_fd, &credit_values[s->owed],
+				    sizeof(uint64_t), 0);
+		io_uring_sqe_set_data64(sqe, CAT_UD_CREDIT | i);
+		io_uring_sqe_set_flags(sqe, IOSQE_CQE_SKIP_SUCCESS);
+		s->owed = 0;
+	}
+	return 0;
+}
+
+/* one CQE: a filled buffer, a coroutine's end, or nothing of interest */
+static int handle_cqe(struct cat_engine *e, struct cat_file *files,
+		      const struct io_uring_cqe *cqe)
+{
+	struct iocoro_done done;
+	struct cat_slot *s;
+	uint32_t slot;
+	int ret;
+
+	if (CAT_UD_IS_DATA(cqe->user_data)) {
+		if (cqe->user_data & CAT_UD_CREDIT & ~(CAT_UD_MAGIC << 48))
+			return cqe->res < 0 ? cqe->res : -EIO;
+		slot = CAT_UD_SLOT(cqe->user_data);
+		if (slot >= e->nslots || e->slots[slot].file < 0)
+			return -EIO;
+		s = &e->slots[slot];
+		if (CAT_UD_BUF(cqe->user_data) !=
+		    (s->first + s->ready) % CAT_NBUFS || s->ready == CAT_NBUFS)
+			return -EIO;
+		s->len[CAT_UD_BUF(cqe->user_data)] = (uint32_t)cqe->res;
+		s->ready++;
+		return 0;
+	}
+	ret = iocoro_cqe_done(cqe, &done);
+	if (ret <= 0)
+		return ret < 0 ? -EIO : 0;	/* a failed operation's CQE */
+	if (done.id >= e->nslots || e->slots[done.id].file < 0)
+		return -EIO;
+	files[e->slots[done.id].file].state = CAT_F_ENDED;
+	files[e->slots[done.id].file].res = done.res;
+	e->stats.steps += e->states[done.id].steps;
+	return 0;
+}
+
+/* submit what is queued and wait for a CQE: one io_uring_enter() */
+static int submit_and_reap(struct cat_engine *e, struct cat_file *files)
+{
+	struct io_uring_cqe *cqe;
+	unsigned int head, seen = 0;
+	int ret;
+
+	ret = io_uring_submit_and_wait(&e->co.ring, 1);
+	e->stats.enters++;
+	if (ret < 0 && ret != -EINTR)
+		return ret;
+	io_uring_for_each_cqe(&e->co.ring, head, cqe) {
+		ret = handle_cqe(e, files, cqe);
+		if (ret < 0)
+			break;
+		seen++;
+	}
+	io_uring_cq_advance(&e->co.ring, seen);
+	return ret < 0 ? ret : 0;
+}
+
+/* ---- output ---- */
+
+/* write all of @iov out; 0 or -errno */
+static int write_all(struct iovec *iov, int n)
+{
+	ssize_t done;
+
+	while (n > 0) {
+		done = writev(STDOUT_FILENO, iov, n > IOV_MAX ? IOV_MAX : n);
+		if (done < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		while (n > 0 && (size_t)done >= iov->iov_len) {
+			done -= (ssize_t)iov->iov_len;
+			iov++;
+			n--;
+		}
+		if (n > 0) {
+			iov->iov_base = (char *)iov->iov_base + done;
+			iov->iov_len -= (size_t)done;
+		}
+	}
+	return 0;
+}
+
+/* write the batch out and hand its buffers back to their slots */
+static int flush_batch(struct cat_engine *e, struct cat_batch *b, int cksum)
+{
+	int i, ret = 0;
+
+	if (!cksum)
+		ret = write_all(b->iov, b->n);
+	for (i = 0; i < b->n; i++)
+		e->slots[b->iov_slot[i]].owed++;
+	b->n = 0;
+	return ret;
+}
+
+/* add slot @s's ready buffers (of @f) to the batch */
+static int gather(struct cat_engine *e, struct cat_batch *b,
+		  struct cat_file *f, int cksum)
+{
+	struct cat_slot *s = &e->slots[f->slot];
+	int ret;
+
+	while (s->ready) {
+		char *buf = s->bufs + (size_t)s->first * e->states[f->slot].chunk;
+		uint32_t len = s->len[s->first];
+
+		if (b->n == CAT_IOV) {
+			ret = flush_batch(e, b, cksum);
+			if (ret < 0)
+				return ret;
+		}
+		if (cksum)
+			f->crc = cksum_update(f->crc, buf, len);
+		b->iov[b->n].iov_base = buf;
+		b->iov[b->n].iov_len = len;
+		b->iov_slot[b->n++] = f->slot;
+		f->size += len;
+		e->stats.bytes += len;
+		s->first = (s->first + 1) % CAT_NBUFS;
+		s->ready--;
+	}
+	return 0;
+}
+
+/* stdin, in user space: to stdout, or into the CRC */
+static int copy_stdin(struct cat_engine *e, struct cat_file *f, int cksum,
+		      uint32_t chunk)
+{
+	char *buf = malloc(chunk);
+	struct iovec iov;
+	ssize_t n;
+	int ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		n = read(STDIN_FILENO, buf, chunk);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		f->size += (size_t)n;
+		e->stats.bytes += (size_t)n;
+		if (cksum) {
+			f->crc = cksum_update(f->crc, buf, (size_t)n);
+			continue;
+		}
+		iov.iov_base = buf;
+		iov.iov_len = (size_t)n;
+		ret = write_all(&iov, 1);
+		if (ret < 0)
+			break;
+	}
+	if (n < 0)
+		f->res = -errno;
+	free(buf);
+	return ret;
+}
+
+/* the file is done: cat's error line, or cksum's line; 1 if it failed */
+static int report_file(struct cat_engine *e, const struct cat_file *f,
+		       int cksum, int named)
+{
+	/* cksum (coreutils 9.1) sums a directory as an empty file */
+	if (f->res < 0 && !(cksum && f->res == -EISDIR && !f->size)) {
+		fprintf(stderr, "catchain: %s: %s\n", f->name,
+			f->res == -ELOOP ? iocoro_strerror(f->res)
+					 : strerror(-f->res));
+		return 1;
+	}
+	e->stats.files++;
+	if (cksum && named)
+		printf("%" PRIu32 " %" PRIu64 " %s\n",
+		       cksum_final(f->crc, f->size), f->size, f->name);
+	else if (cksum)
+		printf("%" PRIu32 " %" PRIu64 "\n",
+		       cksum_final(f->crc, f->size), f->size);
+	if (cksum)
+		fflush(stdout);
+	return 0;
+}
+
+struct cat_run {
+	struct cat_file *files;
+	int nfiles;
+	int head;	/* the first file not written out */
+	int next;	/* the next file to start */
+	int failed;
+	int named;	/* FILE operands given (cksum prints the names) */
+	const struct cat_opts *o;
+};
+
+/*
+ * Write out what can be: the ready buffers of the first files, up to one
+ * that still runs; files that ended are reported and their slots idle.
+ * Errors come after the output before them, as cat's.
+ */
+static int output(struct cat_engine *e, struct cat_run *r)
+{
+	static struct cat_batch b;
+	int ret = 0;
+
+	for (; r->head < r->nfiles; r->head++) {
+		struct cat_file *f = &r->files[r->head];
+
+		if (f->state == CAT_F_STDIN) {
+			ret = flush_batch(e, &b, r->o->cksum);
+			if (!ret)
+				ret = copy_stdin(e, f, r->o->cksum, r->o->chunk);
+			if (ret)
+				return ret;
+			r->failed |= report_file(e, f, r->o->cksum, r->named);
+			continue;
+		}
+		if (f->state == CAT_F_WAITING)
+			break;
+		ret = gather(e, &b, f, r->o->cksum);
+		if (ret < 0 || f->state != CAT_F_ENDED)
+			break;
+		if (f->res < 0 || r->o->cksum) {
+			ret = flush_batch(e, &b, r->o->cksum);
+			if (ret < 0)
+				break;
+		}
+		r->failed |= report_file(e, f, r->o->cksum, r->named);
+		e->slots[f->slot].file = -1;
+	}
+	if (!ret)
+		ret = flush_batch(e, &b, r->o->cksum);
+	return ret;
+}
+
+static int run(struct cat_engine *e, struct cat_run *r)
+{
+	int ret;
+
+	for (;;) {
+		ret = output(e, r);
+		if (ret < 0) {
+			fprintf(stderr, "catchain: write error: %s\n",
+				strerror(-ret));
+			return ret;
+		}
+		if (r->head == r->nfiles)
+			return 0;
+		ret = start_files(e, r->files, r->nfiles, &r->next, r->o->chunk);
+		if (!ret)
+			ret = give_credits(e);
+		if (!ret)
+			ret = submit_and_reap(e, r->files);
+		if (ret < 0) {
+			fprintf(stderr, "catchain: %s\n", iocoro_strerror(ret));
+			return ret;
+		}
+	}
+}
+
+/* ---- the command line ---- */
+
+static void print_stats(const struct cat_stats *s)
+{
+	fprintf(stderr, "catchain: %" PRIu64 " file%s, %" PRIu64 " bytes, %" PRIu64
+		" steps, %" PRIu64 " io_uring_enter calls\n", s->files,
+		s->files == 1 ? "" : "s", s->bytes, s->steps, s->enters);
+}
+
+/* the operands as files; none: stdin */
+static struct cat_file *make_files(int n, char **argv, int *nfiles)
+{
+	static char dash[] = "-";
+	struct cat_file *files;
+	int i;
+
+	*nfiles = n ? n : 1;
+	files = calloc((size_t)*nfiles, sizeof(*files));
+	if (!files)
+		return NULL;
+	for (i = 0; i < *nfiles; i++) {
+		files[i].name = n ? argv[i] : dash;
+		files[i].slot = -1;
+		if (!strcmp(files[i].name, "-"))
+			files[i].state = CAT_F_STDIN;
+	}
+	return files;
+}
+
+static int any_file(const struct cat_file *files, int nfiles)
+{
+	int i;
+
+	for (i = 0; i < nfiles; i++)
+		if (files[i].state != CAT_F_STDIN)
+			return 1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct cat_engine e = { 0 };
+	struct cat_opts o;
+	struct cat_run r = { 0 };
+	int n, ret = 0;
+
+	n = cat_parse_args(argc, argv, &o, stderr);
+	if (n < 0)
+		return 1;
+	if (o.action == CAT_HELP) {
+		cat_usage(stdout);
+		return 0;
+	}
+	if (o.action == CAT_VERSION) {
+		printf("catchain (iocoro) %s\n", CATCHAIN_VERSION);
+		return 0;
+	}
+	r.files = make_files(n, argv, &r.nfiles);
+	if (!r.files) {
+		fprintf(stderr, "catchain: %s\n", strerror(ENOMEM));
+		return 1;
+	}
+	r.named = n > 0;
+	r.o = &o;
+	if (any_file(r.files, r.nfiles))
+		ret = engine_init(&e, &o);
+	if (!ret)
+		ret = run(&e, &r);
+	if (o.stats)
+		print_stats(&e.stats);
+	engine_exit(&e);
+	free(r.files);
+	return ret < 0 || r.failed ? 1 : 0;
+}

@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Tests of the catchain program, each run next to its peer (cat, or
+ * cksum for -c) on the same generated files: the same stdout bytes, the
+ * same exit status, the same stderr but for the program's name.
+ *
+ *   catchain_test CATCHAIN host     on the host kernel: without the series
+ *                                   one line of iocoro_strerror()'s words,
+ *                                   exit 1, no output (unit test)
+ *   catchain_test CATCHAIN sizes    files of 0, 1, chunk-1, chunk, chunk+1,
+ *                                   sizes that are no multiple of the chunk,
+ *                                   many chunks per file (the credit
+ *                                   eventfd's waits), several --chunk and
+ *                                   --jobs values; --stats' steps (guest)
+ *   catchain_test CATCHAIN many     500 small files of random sizes in one
+ *                                   invocation (more than --jobs), with a
+ *                                   missing file and a directory among
+ *                                   them; --stats' count of io_uring_enter
+ *                                   calls against strace's (guest)
+ *   catchain_test CATCHAIN streams  stdout a pipe and a file; stdin (no
+ *                                   FILE, -, - among files) from a file and
+ *                                   a pipe (guest)
+ *   catchain_test CATCHAIN perms    as nobody with CAP_BPF and CAP_PERFMON
+ *                                   (ambient): an unreadable file gives
+ *                                   cat's "Permission denied", the others
+ *                                   are printed; as nobody without them: one
+ *                                   line naming CAP_BPF and setcap (guest)
+ *   catchain_test CATCHAIN cksum    -c against cksum: files, a missing one,
+ *                                   a directory, stdin (guest)
+ *   catchain_test CATCHAIN usage    --help, --version, bad options in cat's
+ *                                   words and exit status (guest)
+ *
+ * The files are random (seeded: the seed is printed first, IOCORO_SEED
+ * replays it), in a fresh directory under $TMPDIR (or /tmp).
+ */
+#define _GNU_SOURCE
+#include <iocoro.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "files.h"
+#include "seed.h"
+
+#define CHUNK		(128U << 10)	/* catchain's default --chunk */
+#define NOBODY		65534
+#define MAX_ARGS	1100
+
+static const char *bin;
+static char work[256];
+static struct test_rng rng;
+
+/* ---- files ---- */
+
+static char *path_in(const char *name)
+{
+	char *p;
+
+	CHECK(asprintf(&p, "%s/%s", work, name) > 0);
+	return p;
+}
+
+static uint64_t rand64(void)
+{
+	return test_rng_next(&rng);
+}
+
+static void gen_file(const char *path, size_t size, mode_t mode)
+{
+	test_gen_file(path, size, mode, rand64);
+}
+
+/* ---- running a program ---- */
+
+enum who { AS_ROOT, AS_NOBODY, AS_NOBODY_BPF };
+enum out_to { OUT_FILE, OUT_PIPE };
+
+struct how {
+	enum who who;
+	enum out_to out;
+	const char *in;		/* stdin from this file (NULL: /dev/null) */
+	int in_pipe;		/* through a pipe, fed by a child */
+	const char *strace;	/* trace io_uring_enter into this file */
+};
+
+struct result {
+	int status;		/* exit status, 128 + signal */
+	char *out;		/* stdout */
+	size_t out_len;
+	char err[65536];	/* stderr */
+	size_t err_len;
+	double secs;		/* wall time, fork to exit */
+};
+
+static int capset_bpf(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2] = { { 0 } };
+
+	d[CAP_TO_INDEX(CAP_BPF)].permitted |= CAP_TO_MASK(CAP_BPF);
+	d[CAP_TO_INDEX(CAP_PERFMON)].permitted |= CAP_TO_MASK(CAP_PERFMON);
+	d[1].effective = d[1].inheritable = d[1].permitted;
+	return (int)syscall(SYS_capset, &h, d);
+}
+
+/* become nobody; with CAP_BPF and CAP_PERFMON kept across exec if @bpf */
+static void drop_to_nobody(int bpf)
+{
+	if (bpf && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0))
+		_exit(120);
+	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
+		_exit(121);
+	if (!bpf)
+		return;
+	if (capset_bpf() ||
+	    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_BPF, 0, 0) ||
+	    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_PERFMON, 0, 0))
+		_exit(122);
+}
+
+/* a child that writes @path into a pipe; the read end */
+static int feeder(const char *path, pid_t *pid)
+{
+	int p[2], fd;
+	char buf[65536];
+	ssize_t n;
+
+	CHECK_SYS(pipe2(p, O_CLOEXEC));
+	*pid = CHECK_SYS(fork());
+	if (!*pid) {
+		signal(SIGPIPE, SIG_DFL);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			_exit(1);
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			if (write(p[1], buf, (size_t)n) != n)
+				_exit(1);
+		_exit(0);
+	}
+	close(p[1]);
+	return p[0];
+}
+
+static void child_exec(char *const argv[], const struct how *h, int in,
+		       int out, int err)
+{
+	static char *traced[MAX_ARGS + 8];
+	int i = 0, k;
+
+	dup2(in, 0);
+	dup2(out, 1);
+	dup2(err, 2);
+	if (h->who != AS_ROOT)
+		drop_to_nobody(h->who == AS_NOBODY_BPF);
+	if (h->strace) {
+		traced[i++] = "strace";
+		traced[i++] = "-qq";
+		traced[i++] = "-e";
+		traced[i++] = "trace=io_uring_enter";
+		traced[i++] = "-o";
+		traced[i++] = (char *)h->strace;
+		for (k = 0; argv[k] && i < MAX_ARGS + 7; k++)
+			traced[i++] = argv[k];
+		traced[i] = NULL;
+		argv = traced;
+	}
+	execvp(argv[0], argv);
+	_exit(127);
+}
+
+/* read stdout (a pipe, or -1) and stderr until both are closed */
+static void drain(int out, int err, struct result *r)
+{
+	size_t cap = 0;
+	ssize_t n;
+
+	while (out >= 0 || err >= 0) {
+		struct pollfd p[2] = { { out, POLLIN, 0 }, { err, POLLIN, 0 } };
+
+		CHECK_SYS(poll(p, 2, -1));
+		if (out >= 0 && p[0].revents) {
+			if (cap - r->out_len < 65536) {
+				cap = cap ? cap * 2 : 1 << 20;
+				r->out = realloc(r->out, cap);
+				CHECK(r->out);
+			}
+			n = CHECK_SYS(read(out, r->out + r->out_len, 65536));
+			r->out_len += (size_t)n;
+			if (!n) {
+				close(out);
+				out = -1;
+			}
+		}
+		if (err >= 0 && p[1].revents) {
+			n = CHECK_SYS(read(err, r->err + r->err_len,
+					   sizeof(r->err) - 1 - r->err_len));
+			r->err_len += (size_t)n;
+			if (!n) {
+				close(err);
+				err = -1;
+			}
+		}
+	}
+	r->err[r->err_len] = '\0';
+}
+
+static void slurp_fd(int fd, struct result *r)
+{
+	struct stat st;
+	ssize_t n;
+
+	CHECK_SYS(fstat(fd, &st));
+	r->out = malloc((size_t)st.st_size + 1);
+	CHECK(r->out);
+	CHECK_SYS(lseek(fd, 0, SEEK_SET));
+	while (r->out_len < (size_t)st.st_size) {
+		n = CHECK_SYS(read(fd, r->out + r->out_len,
+				   (size_t)st.st_size - r->out_len));
+		CHECK(n > 0);
+		r->out_len += (size_t)n;
+	}
+}
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* run @argv as @h says; @r gets its status, stdout and stderr */
+static void run(char *const argv[], const struct how *h, struct result *r)
+{
+	int errp[2], outp[2] = { -1, -1 }, in, out, wst;
+	char *outpath = path_in(".stdout");
+	pid_t pid, feed = 0;
+
+	memset(r, 0, sizeof(*r));
+	CHECK_SYS(pipe2(errp, O_CLOEXEC));
+	if (h->out == OUT_PIPE) {
+		CHECK_SYS(pipe2(outp, O_CLOEXEC));
+		out = outp[1];
+	} else {
+		out = CHECK_SYS(open(outpath, O_RDWR | O_CREAT | O_TRUNC |
+				     O_CLOEXEC, 0666));
+	}
+	if (h->in && h->in_pipe)
+		in = feeder(h->in, &feed);
+	else
+		in = CHECK_SYS(open(h->in ? h->in : "/dev/null",
+				    O_RDONLY | O_CLOEXEC));
+	r->secs = now();
+	pid = CHECK_SYS(fork());
+	if (!pid)
+		child_exec(argv, h, in, out, errp[1]);
+	close(errp[1]);
+	close(in);
+	if (h->out == OUT_PIPE)
+		close(outp[1]);
+	drain(outp[0], errp[0], r);
+	CHECK_SYS(waitpid(pid, &wst, 0));
+	r->status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
+	r->secs = now() - r->secs;
+	if (feed)
+		CHECK_SYS(waitpid(feed, &wst, 0));
+	if (h->out == OUT_FILE) {
+		slurp_fd(out, r);
+		close(out);
+		unlink(outpath);
+	}
+	free(outpath);
+}
+
+static void show(char *const argv[], int argc, const struct result *r)
+{
+	int i;
+
+	printf("$ %s", argv[0]);
+	for (i = 1; i < argc && i < 8; i++)
+		printf(" %s", argv[i]);
+	if (argc > 8)
+		printf(" ... (%d arguments)", argc - 1);
+	printf("  -> exit %d, %zu bytes out, %.2f s\n%s", r->status,
+	       r->out_len, r->secs, r->err);
+	fflush(stdout);
+}
+
+/*
+ * @peer's stderr with "peer: " at line starts and "Try 'peer --help'" as
+ * catchain's
+ */
+static void as_catchain(const char *peer, const char *err, char *out,
+			size_t size)
+{
+	size_t plen = strlen(peer), len = 0;
+	int bol = 1;
+
+	for (; *err && len + 16 < size; err++) {
+		if (!strncmp(err, "Try '", 5) && !strncmp(err + 5, peer, plen) &&
+		    err[5 + plen] == ' ') {
+			len += (size_t)snprintf(out + len, size - len,
+						"Try 'catchain");
+			err += 5 + plen - 1;
+			bol = 0;
+			continue;
+		}
+		if (bol && !strncmp(err, peer, plen) && err[plen] == ':') {
+			len += (size_t)snprintf(out + len, size - len, "catchain");
+			err += plen - 1;
+			bol = 0;
+			continue;
+		}
+		out[len++] = *err;
+		bol = *err == '\n';
+	}
+	out[len] = '\0';
+}
+
+/*
+ * Run @peer (cat or cksum) and catchain with @args (and catchain's own
+ * @opts before them): the same stdout, exit status and stderr. Returns
+ * catchain's stderr in @r.
+ */
+static void same_as(const char *peer, const char *const *opts,
+		    char *const *args, int nargs, const struct how *h,
+		    struct result *r)
+{
+	static char *argv[MAX_ARGS + 16];
+	static struct result pr;
+	static char want[65536];
+	int n = 0, i;
+
+	CHECK(nargs <= MAX_ARGS);
+	argv[n++] = (char *)peer;
+	for (i = 0; i < nargs; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	run(argv, h, &pr);
+	show(argv, n, &pr);
+	n = 0;
+	argv[n++] = (char *)bin;
+	for (i = 0; opts && opts[i]; i++)
+		argv[n++] = (char *)opts[i];
+	for (i = 0; i < nargs; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	run(argv, h, r);
+	show(argv, n, r);
+	CHECK_EQ(r->status, pr.status);
+	if (r->out_len != pr.out_len || memcmp(r->out, pr.out, r->out_len))
+		FAIL("stdout differs from %s's: %zu bytes, %s gave %zu", peer,
+		     r->out_len, peer, pr.out_len);
+	as_catchain(peer, pr.err, want, sizeof(want));
+	/* --stats adds its line at the end */
+	if (strncmp(r->err, want, strlen(want)))
+		FAIL("stderr differs from %s's:\n%s--- expected ---\n%s", peer,
+		     r->err, want);
+	free(pr.out);
+	free(r->out);
+	r->out = NULL;
+}
+
+static const struct how to_file = { .out = OUT_FILE };
+
+/* --stats' numbers */
+struct stats {
+	unsigned long long files, bytes, steps, enters;
+};
+
+static void parse_stats(const struct result *r, struct stats *s)
+{
+	const char *p = strstr(r->err, "catchain: ");
+	const char *last = NULL;
+
+	while (p) {
+		last = p;
+		p = strstr(p + 1, "catchain: ");
+	}
+	CHECK(last);
+	if (sscanf(last, "catchain: %llu file%*[s], %llu bytes, %llu steps, %llu io_uring_enter calls",
+		   &s->files, &s->bytes, &s->steps, &s->enters) != 4 &&
+	    sscanf(last, "catchain: %llu file, %llu bytes, %llu steps, %llu io_uring_enter calls",
+		   &s->files, &s->bytes, &s->steps, &s->enters) != 4)
+		FAIL("no --stats line in '%s'", r->err);
+}
+
+/* steps of a file of @size bytes that is read in chunks of @chunk */
+static unsigned long long steps_of(size_t size, size_t chunk)
+{
+	return (size + chunk - 1) / chunk + 4;
+}
+
+/* ---- cases ---- */
+
+/*
+ * Sizes around the chunk (4 KiB here, so that they stay small; and the
+ * default 128 KiB once), no multiple of it, more chunks than a slot has
+ * buffers (so that the coroutine waits for credits): all at once, then
+ * twice over with one job (16 KiB chunks), then the empty and the 1-byte file alone. --stats
+ * counts chunks + 4 steps a file.
+ */
+static void case_sizes(void)
+{
+	static const size_t sizes[] = {
+		0, 1, 4095, 4096, 4097, 3 * 4096 + 17, 20 * 4096 + 5, 100000,
+		CHUNK - 1, CHUNK + 1,
+	};
+	const size_t n = sizeof(sizes) / sizeof(sizes[0]);
+	static const char *const stats[] = { "--stats", NULL };
+	static const char *const small[] = { "--stats", "--chunk", "4096",
+					     "--jobs", "3", NULL };
+	static const char *const one[] = { "--jobs=1", "--chunk=16K", NULL };
+	char *names[2 * 10], name[32];
+	unsigned long long steps = 0, steps4k = 0, bytes = 0;
+	struct result r;
+	struct stats s;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "size-%zu", sizes[i]);
+		names[i] = path_in(name);
+		gen_file(names[i], sizes[i], 0644);
+		steps += steps_of(sizes[i], CHUNK);
+		steps4k += steps_of(sizes[i], 4096);
+		bytes += sizes[i];
+		names[n + i] = names[i];
+	}
+	same_as("cat", small, names, (int)n, &to_file, &r);
+	parse_stats(&r, &s);
+	CHECK_EQ(s.files, n);
+	CHECK_EQ(s.bytes, bytes);
+	CHECK_EQ(s.steps, steps4k);
+	same_as("cat", stats, names, (int)n, &to_file, &r);
+	parse_stats(&r, &s);
+	CHECK_EQ(s.steps, steps);
+	same_as("cat", one, names, (int)(2 * n), &to_file, &r);
+	for (i = 0; i < 2; i++) {
+		same_as("cat", stats, &names[i], 1, &to_file, &r);
+		parse_stats(&r, &s);
+		CHECK_EQ(s.files, 1);
+		CHECK_EQ(s.bytes, sizes[i]);
+		CHECK_EQ(s.steps, steps_of(sizes[i], CHUNK));
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+}
+
+/* how many io_uring_enter calls strace saw (complete, unfinished) */
+static unsigned long long traced_enters(const char *path)
+{
+	char line[512];
+	unsigned long long n = 0;
+	FILE *f = fopen(path, "r");
+
+	CHECK(f);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "io_uring_enter(") &&
+		    !strstr(line, "resumed>"))
+			n++;
+	fclose(f);
+	return n;
+}
+
+/*
+ * 500 small files in one invocation, far more than --jobs, with a
+ * missing file and a directory among them (1,000 and more in
+ * catchain-bench.sh, whose sizes would not fit the guest suite's time);
+ * 30 of them with 3 jobs; and the io_uring_enter calls --stats counts
+ * against strace's count, on 10 of them
+ */
+static void case_many(void)
+{
+	static char *names[502];
+	static const char *const stats[] = { "--stats", NULL };
+	static const char *const three[] = { "--stats", "-j", "3", NULL };
+	char *trace = path_in("strace.log");
+	char *argv[14] = { (char *)bin, (char *)"--stats" };
+	unsigned long long steps = 0, steps30 = 0, bytes = 0;
+	struct how traced = { .out = OUT_FILE, .strace = trace };
+	struct result r;
+	struct stats s;
+	char name[32];
+	int i, n = 500;
+
+	for (i = 0; i < n; i++) {
+		size_t size = (size_t)test_rng_below(&rng, 2000);
+
+		snprintf(name, sizeof(name), "f%04d", i);
+		names[i] = path_in(name);
+		gen_file(names[i], size, 0644);
+		steps += steps_of(size, CHUNK);
+		if (i < 30)
+			steps30 += steps_of(size, CHUNK);
+		if (i < 10)
+			argv[2 + i] = names[i];
+		bytes += size;
+	}
+	/* a missing file at 250, the directory at 400 */
+	names[n] = names[250];
+	names[250] = path_in("no-such-file");
+	names[n + 1] = names[400];
+	names[400] = work;
+	same_as("cat", stats, names, n + 2, &to_file, &r);
+	parse_stats(&r, &s);
+	printf("500 files: %llu steps, %llu io_uring_enter calls\n", s.steps,
+	       s.enters);
+	CHECK_EQ(s.files, n);
+	CHECK_EQ(s.bytes, bytes);
+	/* the missing file: 2 steps; the directory: 4 (its read fails) */
+	CHECK_EQ(s.steps, steps + 2 + 4);
+	/* many files per enter: the point of running them as coroutines */
+	CHECK(s.enters >= 1 && s.enters <= (unsigned long long)n / 4);
+
+	same_as("cat", three, names, 30, &to_file, &r);
+	parse_stats(&r, &s);
+	CHECK_EQ(s.steps, steps30);
+
+	/* the count is exact: strace sees the same calls */
+	run(argv, &traced, &r);
+	show(argv, 12, &r);
+	CHECK_EQ(r.status, 0);
+	parse_stats(&r, &s);
+	printf("strace: %llu io_uring_enter calls\n", traced_enters(trace));
+	CHECK_EQ(traced_enters(trace), s.enters);
+	free(r.out);
+	free(names[250]);
+	for (i = 0; i < n + 2; i++)
+		if (i != 250 && i != 400)
+			free(names[i]);
+	unlink(trace);
+	free(trace);
+}
+
+static void case_streams(void)
+{
+	char *a = path_in("a"), *b = path_in("b"), *in = path_in("in");
+	char *args[] = { a, (char *)"-", b, NULL };
+	struct how pipe_out = { .out = OUT_PIPE };
+	struct how in_file = { .out = OUT_FILE, .in = in };
+	struct how in_pipe = { .out = OUT_PIPE, .in = in, .in_pipe = 1 };
+	struct result r;
+
+	gen_file(a, CHUNK + 5, 0644);
+	gen_file(b, 777, 0644);
+	gen_file(in, 9 * 4096 + 99, 0644);
+	/* stdout a pipe, and a file */
+	same_as("cat", NULL, args, 1, &pipe_out, &r);
+	same_as("cat", NULL, args, 1, &to_file, &r);
+	/* stdin: no FILE, - between files; from a file and a pipe */
+	same_as("cat", NULL, args, 0, &in_file, &r);
+	same_as("cat", NULL, args, 0, &in_pipe, &r);
+	same_as("cat", NULL, args, 3, &in_pipe, &r);
+	free(a);
+	free(b);
+	free(in);
+}
+
+static void case_perms(void)
+{
+	char *a = path_in("a"), *secret = path_in("secret"), *b = path_in("b");
+	char *args[] = { a, secret, b };
+	struct how nobody_bpf = { .who = AS_NOBODY_BPF, .out = OUT_FILE };
+	struct how nobody = { .who = AS_NOBODY, .out = OUT_FILE };
+	char *argv[] = { (char *)bin, a, NULL };
+	struct result r;
+
+	CHECK_SYS(chmod(work, 0755));	/* mkdtemp's 0700 would keep nobody out */
+	gen_file(a, 5000, 0644);
+	gen_file(secret, 3000, 0600);	/* root's */
+	gen_file(b, 200000, 0644);
+	/* granted CAP_BPF: cat's "Permission denied", a and b printed */
+	same_as("cat", NULL, args, 3, &nobody_bpf, &r);
+	if (!strstr(r.err, "/secret: Permission denied\n"))
+		FAIL("no 'Permission denied' for the unreadable file");
+
+	/* without CAP_BPF: one line that says so, nothing printed */
+	run(argv, &nobody, &r);
+	show(argv, 2, &r);
+	CHECK_EQ(r.status, 1);
+	CHECK_EQ(r.out_len, 0);
+	if (!strstr(r.err, "catchain: loading the coroutine needs CAP_BPF") ||
+	    !strstr(r.err, "setcap cap_bpf,cap_perfmon+ep") ||
+	    strstr(r.err, "libbpf") ||
+	    strchr(r.err, '\n') != r.err + r.err_len - 1)
+		FAIL("not the one line about CAP_BPF: '%s'", r.err);
+	free(r.out);
+	free(a);
+	free(secret);
+	free(b);
+}
+
+static void case_cksum(void)
+{
+	static const char *const c[] = { "-c", NULL };
+	static const char *const cj[] = { "--cksum", "--jobs", "2",
+					  "--chunk", "4096", NULL };
+	char *a = path_in("a"), *e = path_in("empty"), *big = path_in("big");
+	char *missing = path_in("missing"), *in = path_in("in");
+	char *args[] = { a, e, missing, big, work, (char *)"-", a };
+	struct how in_file = { .out = OUT_FILE, .in = in };
+	struct result r;
+
+	gen_file(a, 1000, 0644);
+	gen_file(e, 0, 0644);
+	gen_file(big, 20 * 4096 + 1234, 0644);
+	gen_file(in, 4321, 0644);
+	same_as("cksum", cj, args, 7, &in_file, &r);
+	same_as("cksum", c, args, 0, &in_file, &r);
+	free(a);
+	free(e);
+	free(big);
+	free(missing);
+	free(in);
+}
+
+static void case_usage(void)
+{
+	static char *bad[][3] = {
+		{ (char *)"-uz" }, { (char *)"--bogus" },
+	};
+	char *argv[4] = { (char *)bin };
+	struct result r;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		same_as("cat", NULL, bad[i], 1, &to_file, &r);
+	argv[1] = (char *)"--help";
+	run(argv, &to_file, &r);
+	CHECK_EQ(r.status, 0);
+	CHECK(r.out_len && strstr(r.out, "Usage: catchain [OPTION]... [FILE]..."));
+	CHECK(strstr(r.out, "--jobs"));
+	free(r.out);
+	argv[1] = (char *)"--version";
+	run(argv, &to_file, &r);
+	CHECK_EQ(r.status, 0);
+	CHECK(r.out_len && !strncmp(r.out, "catchain (iocoro) ", 18));
+	free(r.out);
+	for (i = 0; i < 3; i++) {
+		static char *const vals[][3] = {
+			{ (char *)"--jobs", (char *)"0" },
+			{ (char *)"--chunk", (char *)"1G" },
+			{ (char *)"-j" },
+		};
+
+		argv[1] = vals[i][0];
+		argv[2] = vals[i][1];
+		run(argv, &to_file, &r);
+		show(argv, vals[i][1] ? 3 : 2, &r);
+		CHECK_EQ(r.status, 1);
+		CHECK(strstr(r.err, "Try 'catchain --help' for more information.\n"));
+		free(r.out);
+	}
+}
+
+/* the host kernel: iocoro's words without the series, cat's with it */
+static void case_host(void)
+{
+	char *a = path_in("a");
+	char *argv[] = { (char *)bin, a, NULL };
+	int probe = iocoro_probe();
+	struct result r;
+	char want[512];
+
+	printf("iocoro_probe() = %d (%s)\n", probe, iocoro_strerror(probe));
+	gen_file(a, 3000, 0644);
+	if (!probe) {
+		same_as("cat", NULL, &a, 1, &to_file, &r);
+	} else {
+		run(argv, &to_file, &r);
+		show(argv, 2, &r);
+		CHECK_EQ(r.status, 1);
+		CHECK_EQ(r.out_len, 0);
+		snprintf(want, sizeof(want), "catchain: %s\n",
+			 iocoro_strerror(probe));
+		if (strcmp(r.err, want))
+			FAIL("expected '%s'", want);
+		free(r.out);
+	}
+	free(a);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		void (*fn)(void);
+	} cases[] = {
+		{ "host", case_host }, { "sizes", case_sizes },
+		{ "many", case_many }, { "streams", case_streams },
+		{ "perms", case_perms }, { "cksum", case_cksum },
+		{ "usage", case_usage },
+	};
+	const char *tmp = getenv("TMPDIR");
+	size_t i;
+
+	/* printed first; IOCORO_SEED replays the same files */
+	test_rng_init(&rng, test_seed("catchain_test"));
+	if (argc != 3) {
+		fprintf(stderr,
+			"usage: catchain_test CATCHAIN host|sizes|many|streams|perms|cksum|usage\n");
+		return 2;
+	}
+	bin = argv[1];
+	snprintf(work, sizeof(work), "%s/catchain-test.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	CHECK(mkdtemp(work));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (!strcmp(argv[2], cases[i].name))
+			break;
+	if (i == sizeof(cases) / sizeof(cases[0]))
+		FAIL("unknown case '%s'", argv[2]);
+	cases[i].fn();
+	test_rm_tree(work);
+	printf("catchain_test %s: ok\n", argv[2]);
+	return 0;
+}
