@@ -11,13 +11,13 @@
 #   --khz KHZ    the host's TSC rate: rdtsc is the only honest clock here
 #   --disk DEV   also run the copy cases on an ext4 filesystem on DEV
 #                (mounted here, page cache dropped before every run)
-#   --cases "..." the cases to run (default "step scale copy small")
+#   --cases "..." the cases to run (default "step scale copy small cat btree")
 set -euo pipefail
 
 bin='' khz='' out='' disk=''
-rounds=5 big_mib=1024 small=10000 steps=10000
+rounds=5 big_mib=1024 small=10000 steps=10000 lookups=10000
 scale="1 64 1024 10000"
-cases="step scale copy small"
+cases="step scale copy small cat btree"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--bin) bin=$2 ;;
@@ -30,6 +30,7 @@ while [ $# -gt 0 ]; do
 	--steps) steps=$2 ;;
 	--scale) scale=$2 ;;
 	--cases) cases=$2 ;;
+	--lookups) lookups=$2 ;;
 	*) echo "guest.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -40,14 +41,16 @@ if [ -z "$bin" ] || [ -z "$khz" ] || [ -z "$out" ]; then
 fi
 
 cc=$bin/apps/copychain/copychain
+cat_chain=$bin/apps/catchain/catchain
+bt=$bin/apps/btree-lookup/btree-lookup
 ucp=$bin/bench/copy/uring_cp
 btime=$bin/bench/copy/bench_time
 step=$bin/bench/step/step_bench
-for f in "$cc" "$ucp" "$btime" "$step"; do
+for f in "$cc" "$cat_chain" "$bt" "$ucp" "$btime" "$step"; do
 	[ -x "$f" ] || { echo "guest.sh: $f missing" >&2; exit 1; }
 done
 # copychain's depth and chunk, for the io_uring peer run at the same ones
-cc_qd=1 cc_bs=$((128 << 10))
+cc_qd=2 cc_bs=$((1 << 20))
 
 work=${TMPDIR:-/tmp}/bench
 rm -rf "$work"
@@ -140,6 +143,65 @@ small_case() {
 	rm -rf "$dir/small.src" "$dir/small.dst"
 }
 
+# many small files read: catchain next to cat, both to /dev/null
+# shellcheck disable=SC2016 # the sh -c scripts expand their own arguments
+cat_case() {
+	local cas=$1 dir=$2 drop=$3 r who
+	say "$cas: $small files of 4 KiB, $rounds rounds"
+	mkdir -p "$dir/cat.src"
+	head -c $((small * 4096)) /dev/urandom | split -b 4096 -a 5 -d - "$dir/cat.src/f"
+	row "$cas" all "" files "$small"
+	for ((r = 1; r <= rounds; r++)); do
+		for who in $(rotate "$r" catchain cat); do
+			case $who in
+			catchain) time_run "$cas" "$who" "$r" "$drop" sh -c '"$0" --stats "$@" > /dev/null' "$cat_chain" "$dir"/cat.src/* ;;
+			cat) time_run "$cas" "$who" "$r" "$drop" sh -c 'cat "$@" > /dev/null' sh "$dir"/cat.src/* ;;
+			esac
+		done
+	done
+	# the bytes, once
+	"$cat_chain" "$dir"/cat.src/* | cmp - <(cat "$dir"/cat.src/*) ||
+		{ echo "bench: $cas: catchain's output differs from cat's" >&2; exit 1; }
+	rm -rf "$dir/cat.src"
+}
+
+# dependent reads: btree-lookup's coroutine next to its pread and
+# user-space io_uring loops, on trees of depth 3 and 6 (fanout 8); the
+# time is the lookups' own (btree-lookup --stats), without loading
+bt_case() {
+	local cas=$1 dir=$2 drop=$3 r who spec depth keys f line
+	for spec in "3 500" "6 40000"; do
+		read -r depth keys <<< "$spec"
+		f=$dir/tree$depth
+		say "$cas: depth $depth ($keys keys), $lookups lookups, $rounds rounds"
+		"$bt" build --seed 42 --fanout 8 "$f" "$keys" > /dev/null
+		for ((r = 1; r <= rounds; r++)); do
+			for who in $(rotate "$r" bpf pread uring); do
+				local mode=()
+				[ "$who" = bpf ] || mode=("--$who")
+				if [ "$drop" = 1 ]; then
+					sync
+					echo 3 > /proc/sys/vm/drop_caches
+				fi
+				"$bt" lookup "${mode[@]}" --stats --random "$lookups" --seed "$r" "$f" \
+					> "$work/bt.$who" 2> "$work/bt.err" ||
+					{ echo "bench: $cas: $who failed:" >&2; cat "$work/bt.err" >&2; exit 1; }
+				line=$(grep ' lookups/s$' "$work/bt.err")
+				[[ $line =~ ,\ ([0-9]+)\ io_uring_enter\ calls,\ ([0-9.]+)\ s, ]] ||
+					{ echo "bench: $cas: no stats line: $line" >&2; exit 1; }
+				row "${cas}_d$depth" "$who" "$r" enters "${BASH_REMATCH[1]}"
+				row "${cas}_d$depth" "$who" "$r" seconds "${BASH_REMATCH[2]}"
+			done
+			if ! cmp "$work/bt.bpf" "$work/bt.pread" || ! cmp "$work/bt.bpf" "$work/bt.uring"; then
+				echo "bench: $cas: the modes' answers differ" >&2
+				exit 1
+			fi
+		done
+		row "${cas}_d$depth" all "" lookups "$lookups"
+		rm -f "$f"
+	done
+}
+
 # step_bench's rows as they are (case step, and its memory case)
 step_case() {
 	local csv=$work/step.csv
@@ -173,9 +235,13 @@ fi
 ! want scale || scale_case
 ! want copy || big_case copy_tmpfs "$work" 0
 ! want small || small_case small_tmpfs "$work" 0
+! want cat || cat_case cat_tmpfs "$work" 0
+! want btree || bt_case btree_tmpfs "$work" 0
 if [ -n "$disk" ]; then
 	! want copy || big_case copy_disk /mnt/bench 1
 	! want small || small_case small_disk /mnt/bench 1
+	! want cat || cat_case cat_disk /mnt/bench 1
+	! want btree || bt_case btree_disk /mnt/bench 1
 	umount /mnt/bench
 fi
 say "done: $(wc -l < "$out") rows in $out"

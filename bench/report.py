@@ -94,43 +94,66 @@ if any(per_round("step", w, "steps_per_s") for w in step_who):
     lines += ["", "bpf/loop steps/s: %s, target >= 2: %s. bpf/link: %s (the link "
               "chain decides nothing: an upper bound)." % (fmt_ratio(r1), met(r1, 2.0), fmt_ratio(r2)), ""]
 
-# ---- cases 2 and 3: copies
-copy_cases = [("copy_tmpfs", "2. Big-file copy, tmpfs"),
-              ("copy_disk", "2. Big-file copy, ext4 on a virtio disk, page cache dropped"),
-              ("small_tmpfs", "3. Many small files, tmpfs"),
-              ("small_disk", "3. Many small files, ext4 on a virtio disk, page cache dropped")]
-targets = {"copy": [("uring_cp", 1.0), ("cp", 0.8)],
-           "small": [("uring_cp", 1.5), ("cp", 1.0)]}
+# ---- cases 2, 3, 4: each a main contender against its peers, in seconds
+timed_cases = [
+    ("copy_tmpfs", "2. Big-file copy, tmpfs", "copychain", [("uring_cp", 1.0), ("cp", 0.8)]),
+    ("copy_disk", "2. Big-file copy, ext4 on a virtio disk, page cache dropped", "copychain",
+     [("uring_cp", 1.0), ("cp", 0.8)]),
+    ("small_tmpfs", "3. Many small files copied, tmpfs", "copychain", [("uring_cp", 1.5), ("cp", 1.0)]),
+    ("small_disk", "3. Many small files copied, ext4 on a virtio disk, page cache dropped", "copychain",
+     [("uring_cp", 1.5), ("cp", 1.0)]),
+    ("cat_tmpfs", "3. Many small files read, tmpfs", "catchain", [("cat", None)]),
+    ("cat_disk", "3. Many small files read, ext4 on a virtio disk, page cache dropped", "catchain",
+     [("cat", None)]),
+    ("btree_tmpfs_d3", "4. Dependent reads, depth 3, tmpfs (page cache warm)", "bpf",
+     [("pread", None), ("uring", None)]),
+    ("btree_tmpfs_d6", "4. Dependent reads, depth 6, tmpfs (page cache warm)", "bpf",
+     [("pread", 1.5), ("uring", None)]),
+    ("btree_disk_d3", "4. Dependent reads, depth 3, ext4 on a virtio disk, page cache dropped", "bpf",
+     [("pread", None), ("uring", None)]),
+    ("btree_disk_d6", "4. Dependent reads, depth 6, ext4 on a virtio disk, page cache dropped", "bpf",
+     [("pread", 1.5), ("uring", None)]),
+]
 charts = []
-for cas, title in copy_cases:
+for cas, title, main, peers in timed_cases:
     whos = sorted({w for (c, w, m) in rows if c == cas and m == "seconds"})
     if not whos:
         continue
     size = rows.get((cas, "all", "bytes"), {}).get("")
     files = rows.get((cas, "all", "files"), {}).get("")
-    what = ("%.0f MiB" % (size / 2**20)) if size else ("%d files" % files if files else "")
+    nlook = rows.get((cas, "all", "lookups"), {}).get("")
+    if size:
+        what, unit, count = "%.0f MiB" % (size / 2**20), "MB/s", size / 1e6
+    elif files:
+        what, unit, count = "%d files" % files, "files/s", files
+    elif nlook:
+        what, unit, count = "%d lookups" % nlook, "lookups/s", nlook
+    else:
+        what, unit, count = "", "1/s", 1
     lines += ["## %s (%s)" % (title, what), "",
-              "| contender | seconds median (min..max) | %s | io_uring_enter | copychain's speed vs it |" %
-              ("MB/s" if size else "files/s"), "| --- | --- | --- | --- | --- |"]
+              "| contender | seconds median (min..max) | %s | io_uring_enter | %s's speed vs it |" % (unit, main),
+              "| --- | --- | --- | --- | --- |"]
     chart = []
-    for w in ["copychain"] + [w for w in whos if w != "copychain"]:
+    for w in [main] + [w for w in whos if w != main]:
         t = per_round(cas, w, "seconds")
         if not t:
             continue
         m = stat(t.values())
         summary.append((cas, w, "seconds") + m)
-        rate = (size / 1e6 / m[0]) if size else (files / m[0] if files else 0)
         e = per_round(cas, w, "enters")
-        r = None if w == "copychain" else ratio(cas, "copychain", w)
+        r = None if w == main else ratio(cas, main, w)
         lines.append("| %s | %.3f (%.3f..%.3f) | %.1f | %s | %s |" % (
-            w, m[0], m[1], m[2], rate,
+            w, m[0], m[1], m[2], count / m[0] if m[0] > 0 else 0,
             "%.0f" % statistics.median(e.values()) if e else "-",
-            "-" if w == "copychain" else fmt_ratio(r)))
+            "-" if w == main else fmt_ratio(r)))
         chart.append((w, m[0], m[1], m[2]))
     lines.append("")
-    for peer, tgt in targets[cas.split("_")[0]]:
-        r = ratio(cas, "copychain", peer)
-        lines.append("- copychain vs %s: %s, target >= %.1f: %s" % (peer, fmt_ratio(r), tgt, met(r, tgt)))
+    for peer, tgt in peers:
+        r = ratio(cas, main, peer)
+        if tgt is None:
+            lines.append("- %s vs %s: %s" % (main, peer, fmt_ratio(r)))
+        else:
+            lines.append("- %s vs %s: %s, target >= %.1f: %s" % (main, peer, fmt_ratio(r), tgt, met(r, tgt)))
     lines.append("")
     charts.append((cas, title, chart))
 

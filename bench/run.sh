@@ -13,7 +13,8 @@
 #   --save      also copy the report into bench/results/ (what is
 #               committed)
 #   GUEST_ARGS  bench/guest.sh's: --rounds R (5), --big-mib N (1024),
-#               --small N (10000), --steps N (10000), --scale "1 64 1024 10000"
+#               --small N (10000), --steps N (10000), --lookups N (10000),
+#               --scale "1 64 1024 10000", --cases "step scale copy small cat btree"
 #
 # Environment: IOCORO_BUILD_DIR (default build/), IOCORO_KERNEL_HEADERS,
 # IOCORO_GUEST_TIMEOUT (default 7200 s).
@@ -53,7 +54,7 @@ mkdir -p "$run"
 
 [ -f "$build/CMakeCache.txt" ] ||
 	cmake -S "$root" -B "$build" -DIOCORO_KERNEL_HEADERS="${IOCORO_KERNEL_HEADERS:-}"
-cmake --build "$build" -j "$(nproc)" --target copychain step_bench uring_cp bench_time
+cmake --build "$build" -j "$(nproc)" --target copychain catchain btree-lookup step_bench uring_cp bench_time
 
 khz=$("$build/bench/step/step_bench" --measure-tsc) || die "step_bench --measure-tsc failed"
 echo "$prog: host TSC at $khz kHz"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench_smoke (ctest, guest): bench/guest.sh's copy cases at tiny sizes,
+# bench_smoke (ctest, guest): bench/guest.sh's copy and cat cases at tiny sizes,
 # one round, on tmpfs: every contender must run, its copy must equal the
 # source (guest.sh checks), and the CSV must hold one time per contender;
 # no timing is judged. (The step case has its own smoke test.)
@@ -10,16 +10,17 @@ csv=$(mktemp "${TMPDIR:-/tmp}/bench-smoke.XXXXXX") || exit 1
 trap 'rm -f "$csv"' EXIT
 khz=$("$2/bench/step/step_bench" --measure-tsc) || exit 1
 "$1" --bin "$2" --khz "$khz" --out "$csv" --rounds 1 --big-mib 1 --small 10 \
-	--cases "copy small" || { echo "smoke: guest.sh failed" >&2; exit 1; }
+	--cases "copy small cat" || { echo "smoke: guest.sh failed" >&2; exit 1; }
 fail=0
 for row in copy_tmpfs,copychain copy_tmpfs,cp copy_tmpfs,uring_cp \
 	copy_tmpfs,uring_cp_ccdepth copy_tmpfs,rw_loop small_tmpfs,copychain \
-	small_tmpfs,cp small_tmpfs,uring_cp; do
+	small_tmpfs,cp small_tmpfs,uring_cp cat_tmpfs,catchain cat_tmpfs,cat; do
 	n=$(grep -c "^$row,1,seconds,[0-9.]*$" "$csv")
 	[ "$n" = 1 ] || { echo "smoke: $n time rows for $row" >&2; fail=1; }
 done
 # copychain and uring_cp count their io_uring_enter calls
-for row in copy_tmpfs,copychain small_tmpfs,copychain copy_tmpfs,uring_cp; do
+for row in copy_tmpfs,copychain small_tmpfs,copychain copy_tmpfs,uring_cp \
+	cat_tmpfs,catchain; do
 	grep -q "^$row,1,enters,[1-9][0-9]*$" "$csv" ||
 		{ echo "smoke: no enters row for $row" >&2; fail=1; }
 done

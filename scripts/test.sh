@@ -8,7 +8,7 @@
 #   unit       ctest -L 'unit|check' on the host (cmocka, and checks of the tree)
 #   kernel     kernel/build.sh debug (cached when nothing changed)
 #   initramfs  initramfs/build-initramfs.sh: the build tree in a guest image
-#   guest      ctest -L guest inside QEMU on the debug kernel
+#   guest      ctest -L guest -j2 inside QEMU on the debug kernel
 #   selftest   initramfs/selftest.sh: the guest harness checks itself
 #   docs       tests/docs/run-blocks.sh: the docs' runnable blocks, as
 #              printed, on the debug kernel
@@ -20,6 +20,10 @@
 #                           <build dir>-run/test/
 #   IOCORO_KERNEL_HEADERS   exported uapi headers to build against
 #   IOCORO_GUEST_TIMEOUT    QEMU timeout of the guest stage in s (default 1200)
+#   IOCORO_GUEST_JOBS       guest tests run at once (ctest -j, default 2: the
+#                           guest's 2 CPUs; tests that time things are
+#                           RUN_SERIAL); a splat's verdict then names every
+#                           test running when it happened
 #   IOCORO_SELFTEST=always  run the harness self-test and the docs' blocks
 #                           even if they passed before for the same inputs
 #
@@ -58,7 +62,8 @@ do_guest() {
 	initramfs/run-guest.sh --kernel "$(kernel_obj)/arch/x86/boot/bzImage" \
 		--initrd "$img" --timeout "${IOCORO_GUEST_TIMEOUT:-1200}" \
 		--log-dir "$run/guest-logs" --quiet -- \
-		ctest --test-dir "$build" -L guest --no-tests=error --output-on-failure
+		ctest --test-dir "$build" -L guest -j "${IOCORO_GUEST_JOBS:-2}" \
+		--no-tests=error --output-on-failure
 }
 
 # The harness self-test proves what the harness does with a given kernel:

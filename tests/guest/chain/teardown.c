@@ -230,17 +230,17 @@ static void teardown_load(enum td_variant v)
 	chain_bpf__destroy(skel);
 }
 
-IOCORO_CASE(teardown_close)
+IOCORO_CASE_OPTS(teardown_close, .serial = true)
 {
 	teardown_load(TD_CLOSE);
 }
 
-IOCORO_CASE(teardown_exit)
+IOCORO_CASE_OPTS(teardown_exit, .serial = true)
 {
 	teardown_load(TD_EXIT);
 }
 
-IOCORO_CASE(teardown_sigkill)
+IOCORO_CASE_OPTS(teardown_sigkill, .serial = true)
 {
 	teardown_load(TD_KILL);
 }
@@ -250,7 +250,7 @@ IOCORO_CASE(teardown_sigkill)
  * (io_uring_task_cancel()) with the ring still open: the chains must end
  * there too, whatever the program does.
  */
-IOCORO_CASE(teardown_exec)
+IOCORO_CASE_OPTS(teardown_exec, .serial = true)
 {
 	teardown_load(TD_EXEC);
 }
@@ -259,7 +259,7 @@ IOCORO_CASE(teardown_exec)
  * 2000 chains of 1-10 ms keep the child in task_work (it does not come
  * back from io_uring_submit() on TCG): SIGKILL must end them at once.
  */
-IOCORO_CASE(teardown_sigkill_busy)
+IOCORO_CASE_OPTS(teardown_sigkill_busy, .serial = true)
 {
 	teardown_load(TD_KILL_BUSY);
 }
@@ -270,7 +270,7 @@ IOCORO_CASE(teardown_sigkill_busy)
  * back from io_uring_submit()); now it comes back while the chain runs
  * on. SIGKILL must end it promptly, long before the budget would.
  */
-IOCORO_CASE(teardown_taskwork)
+IOCORO_CASE_OPTS(teardown_taskwork, .serial = true)
 {
 	struct chain_bpf *skel = skel_load();
 	uint64_t t0, r_kill, r_reaped;
@@ -346,7 +346,7 @@ IOCORO_CASE(teardown_taskwork)
  * its SIGKILL the parent finds the chain's end on the ring, one CQE of the
  * BPF request with -ECANCELED.
  */
-IOCORO_CASE(sigkill_cqe)
+IOCORO_CASE_OPTS(sigkill_cqe, .serial = true)
 {
 	struct io_uring ring;
 	struct chain_bpf *skel = setup(&ring, 8);

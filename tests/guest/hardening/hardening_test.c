@@ -1142,13 +1142,13 @@ static void starvation_busy(unsigned int flags, const char *name)
 	hardening_bpf__destroy(skel);
 }
 
-IOCORO_CASE(starvation)
+IOCORO_CASE_OPTS(starvation, .serial = true)
 {
 	starvation_timeouts(0, "starvation", ST_CHAINS);
 	starvation_busy(0, "starvation");
 }
 
-IOCORO_CASE(starvation_defer)
+IOCORO_CASE_OPTS(starvation_defer, .serial = true)
 {
 	const unsigned int f = IORING_SETUP_SINGLE_ISSUER |
 			       IORING_SETUP_DEFER_TASKRUN;
@@ -1278,7 +1278,7 @@ static void stop_one(unsigned int flags, const char *name,
 	hardening_bpf__destroy(skel);
 }
 
-IOCORO_CASE(stop)
+IOCORO_CASE_OPTS(stop, .serial = true)
 {
 	const unsigned int f = IORING_SETUP_SINGLE_ISSUER |
 			       IORING_SETUP_DEFER_TASKRUN;

@@ -434,7 +434,7 @@ static void start_waiter(struct waiter *w, pthread_t *th)
 	uring_sleep_ms(300);
 }
 
-IOCORO_CASE(wait_skipped_timeout)
+IOCORO_CASE_OPTS(wait_skipped_timeout, .serial = true)
 {
 	struct __kernel_timespec ts = { .tv_nsec = WAIT_FIRE_MS * 1000000L };
 	struct io_uring ring;
@@ -460,7 +460,7 @@ IOCORO_CASE(wait_skipped_timeout)
 	io_uring_queue_exit(&ring);
 }
 
-IOCORO_CASE(wait_skipped_then_cqe)
+IOCORO_CASE_OPTS(wait_skipped_then_cqe, .serial = true)
 {
 	struct io_uring ring;
 	struct io_uring_cqe *cqe;
