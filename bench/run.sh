@@ -79,7 +79,7 @@ mem=$((big_mib * 3 + 2048))
 set +e
 "$root/initramfs/run-guest.sh" --kernel "$kernel" --initrd "$img" --disk "$disk" \
 	--mem "$mem" --timeout "${IOCORO_GUEST_TIMEOUT:-7200}" --no-leak-check --quiet \
-	--log-dir "$run/guest-logs" -- "$cmd" | sed "/^$marker\$/,/^run-guest: QEMU ended/{/^run-guest: QEMU ended/!d}"
+	--log-dir "$run/guest-logs" -- "$cmd" | sed -u "/^$marker\$/,/^run-guest: QEMU ended/{/^run-guest: QEMU ended/!d}"
 rc=${PIPESTATUS[0]}
 set -e
 rm -f "$disk"
