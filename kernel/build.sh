@@ -2,8 +2,12 @@
 # Build the iocoro kernel: Debian's linux-source-6.12 + kernel/patches/*.patch,
 # tinyconfig + kernel/config/base.config + kernel/config/<flavour>.config.
 #
-# Usage: kernel/build.sh <release|debug|headers>
+# Usage: kernel/build.sh <release|debug|stock|headers>
 #
+#   stock:   the debug flavour's config on the tarball without the series:
+#            the kernel the regression stage compares ours with
+#            (tests/regress/, scripts/test.sh). Its tree is src-stock/, a
+#            git worktree of src/ at "base".
 #   headers: only apply the series and export the uapi headers
 #            (make headers_install, a few seconds): what user space and
 #            .bpf.c files compile against.
@@ -24,8 +28,8 @@ die() { echo "kernel/build.sh: $*" >&2; exit 1; }
 
 flavour=${1:-}
 case "$flavour" in
-release|debug|headers) ;;
-*) die "usage: kernel/build.sh <release|debug|headers>" ;;
+release|debug|stock|headers) ;;
+*) die "usage: kernel/build.sh <release|debug|stock|headers>" ;;
 esac
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -41,10 +45,16 @@ version=$(dpkg-query -W -f='${Version}' linux-source-6.12)
 shopt -s nullglob
 patches=("$here"/patches/*.patch)
 frags=("$here/config/base.config")
-[ "$flavour" = headers ] || frags+=("$here/config/$flavour.config")
+case "$flavour" in
+headers) ;;
+stock) frags+=("$here/config/debug.config") ;;
+*) frags+=("$here/config/$flavour.config") ;;
+esac
 shopt -u nullglob
 
 series_key=$({ echo "$version"; cat "${patches[@]}" /dev/null; } | sha256sum | cut -c1-16)
+stock_src=$cache/src-stock
+[ "$flavour" != stock ] || series_key=$(echo "$version stock" | sha256sum | cut -c1-16)
 build_key=$({ echo "$series_key"; cat "${frags[@]}" "$0"; } | sha256sum | cut -c1-16)
 
 mkdir -p "$cache"
@@ -56,7 +66,7 @@ git_src() { git -C "$src" -c user.name=iocoro -c user.email=iocoro@localhost "$@
 
 unpack() {
 	echo "kernel: unpacking $tarball ($version)"
-	rm -rf "$src" "$cache/linux-source-6.12"
+	rm -rf "$src" "$stock_src" "$cache/linux-source-6.12"
 	tar -C "$cache" -xf "$tarball"
 	mv "$cache/linux-source-6.12" "$src"
 	git_src init -q
@@ -83,24 +93,41 @@ apply_series() {
 	echo "$series_key" >"$src/.iocoro-series"
 }
 
+# The stock tree: the tarball as unpacked, checked out once; nothing
+# ever changes it, so it is only made when missing.
+stock_tree() {
+	rm -rf "$stock_src"
+	git_src worktree prune
+	git_src worktree add -q --detach "$stock_src" base
+	echo "$version" >"$stock_src/.iocoro-tarball"
+}
+
+tarball_current() {
+	[ "$(cat "$src/.iocoro-tarball" 2>/dev/null)" = "$version" ] && [ -d "$src/.git" ]
+}
+
 tree_current() {
-	[ "$(cat "$src/.iocoro-tarball" 2>/dev/null)" = "$version" ] &&
-		[ -d "$src/.git" ] &&
+	tarball_current || return 1
+	if [ "$flavour" = stock ]; then
+		[ "$(cat "$stock_src/.iocoro-tarball" 2>/dev/null)" = "$version" ]
+	else
 		[ "$(cat "$src/.iocoro-series" 2>/dev/null)" = "$series_key" ]
+	fi
 }
 
 # Readers of an up-to-date tree only share the lock; changing the tree
 # waits for the builds reading it, then looks again.
 if ! tree_current; then
 	flock 9
-	if [ "$(cat "$src/.iocoro-tarball" 2>/dev/null)" != "$version" ] || [ ! -d "$src/.git" ]; then
-		unpack
-	fi
-	if [ "$(cat "$src/.iocoro-series" 2>/dev/null)" != "$series_key" ]; then
+	tarball_current || unpack
+	if [ "$flavour" = stock ]; then
+		[ "$(cat "$stock_src/.iocoro-tarball" 2>/dev/null)" = "$version" ] || stock_tree
+	elif [ "$(cat "$src/.iocoro-series" 2>/dev/null)" != "$series_key" ]; then
 		apply_series
 	fi
 	flock -s 9
 fi
+[ "$flavour" != stock ] || src=$stock_src
 
 mk() { make -s -C "$src" O="$1" ARCH=x86_64 "${@:2}"; }
 

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The regression stage: rings that never use BPF must behave as on the
+# unpatched kernel. Runs upstream liburing's test suite (Debian's source,
+# tests/liburing/build-suite.sh) and iocoro's own io_uring regression cases
+# (tests/guest/regress) in the guest, once on the stock kernel
+# (kernel/build.sh stock: the same tree and config without the series) and
+# once on the patched one, and compares both with tests/liburing/expected.txt
+# (tests/liburing/compare.py).
+#
+# Usage: tests/liburing/regress.sh --build BUILD_DIR --stock BZIMAGE
+#            --patched BZIMAGE --out DIR [--timeout S] [--only REGEX]
+#
+# --timeout  per test, in the guest (default 30 s, as upstream's reports)
+# --only     run only the tests whose names match (grep -E, anchored at the
+#            start; for trying things: the comparison then fails on the
+#            tests that did not run)
+#
+# DIR gets regress.img, <kernel>.results and each guest run's logs in
+# <kernel>-logs/. A kernel's results are remembered in the cache
+# ($IOCORO_CACHE/regress/), keyed by its bzImage and everything the guest
+# runs; IOCORO_REGRESS=always runs the guest again regardless. A guest run
+# that does not end cleanly (hang, splat, kernel-log finding) fails the
+# stage and caches nothing.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+
+die() {
+	echo "regress: $*" >&2
+	exit 1
+}
+
+build=
+stock=
+patched=
+out=
+timeout_s=30
+only=.
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--build) build=$2; shift 2 ;;
+	--stock) stock=$2; shift 2 ;;
+	--patched) patched=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--timeout) timeout_s=$2; shift 2 ;;
+	--only) only=$2; shift 2 ;;
+	*) die "unknown argument '$1' (see the usage at the top of $0)" ;;
+	esac
+done
+[ -n "$build" ] && [ -n "$stock" ] && [ -n "$patched" ] && [ -n "$out" ] ||
+	die "usage: $0 --build BUILD_DIR --stock BZIMAGE --patched BZIMAGE --out DIR"
+build=$(cd "$build" && pwd)
+for f in "$stock" "$patched"; do [ -f "$f" ] || die "no bzImage '$f'"; done
+launcher=$build/tests/lib/guest-test.sh
+cases=$build/tests/guest/regress/regress_test
+for f in "$launcher" "$cases"; do [ -x "$f" ] || die "'$f' missing: build the tree first"; done
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+cache=${IOCORO_CACHE:-/var/cache/iocoro}/regress
+mkdir -p "$cache"
+
+suite=$("$here/build-suite.sh" | tee /dev/stderr | tail -n 1)
+[ -d "$suite" ] || die "build-suite.sh printed no suite directory"
+
+# everything a guest run executes, but the kernel
+inputs=$(cat "$suite"/*.t "$here/run-suite.sh" "$launcher" "$cases" \
+	"$root"/initramfs/*.sh "$root"/initramfs/dracut/*/* |
+	sha256sum | cut -c1-16)
+
+img=$out/regress.img
+image() {
+	[ -f "$img" ] && return 0
+	IOCORO_EXTRA_INSTALL="$suite $here/run-suite.sh" \
+		"$root/initramfs/build-initramfs.sh" "$build" "$img"
+}
+
+# one kernel's run: results to $out/$1.results
+run_kernel() {
+	local kernel=$1 bz=$2 key stamp n
+	key=$({ echo "$inputs $timeout_s $only"; cat "$bz"; } | sha256sum | cut -c1-16)
+	stamp=$cache/$kernel-$key.results
+	if [ -f "$stamp" ] && [ "${IOCORO_REGRESS:-}" != always ]; then
+		cp "$stamp" "$out/$kernel.results"
+		echo "regress: $kernel: results of an earlier run with these inputs ($key), $stamp"
+		return 0
+	fi
+	image
+	set -- "$suite"/*.t
+	n=$(($# + 20))
+	echo "regress: $kernel: running the suites in the guest ($bz)"
+	# a generous bound for the whole run: every test may time out
+	if ! "$root/initramfs/run-guest.sh" --quiet --kernel "$bz" --initrd "$img" \
+		--timeout $((n * (timeout_s + 10) + 300)) --log-dir "$out/$kernel-logs" -- \
+		"$here/run-suite.sh --launcher $launcher --timeout $timeout_s --liburing $suite --cases $cases --only '$only'" |
+		sed "s/^/$kernel: /"; then
+		die "$kernel: the guest run failed: $(cat "$out/$kernel-logs/verdict.log" 2>/dev/null)"
+	fi
+	grep '^result ' "$out/$kernel-logs/output.log" >"$out/$kernel.results" ||
+		die "$kernel: no results in $out/$kernel-logs/output.log"
+	cp "$out/$kernel.results" "$stamp"
+	echo "regress: $kernel: $(wc -l <"$out/$kernel.results") results"
+}
+
+run_kernel stock "$stock"
+run_kernel patched "$patched"
+python3 "$here/compare.py" "$here/expected.txt" "$out/stock.results" "$out/patched.results"
