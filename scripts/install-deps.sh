@@ -10,6 +10,8 @@ PKGS=(
 	# user space and BPF
 	clang llvm bpftool libbpf-dev liburing-dev libcmocka-dev cmake
 	pkg-config
+	# the regression stage: liburing's source package (tests/liburing)
+	dpkg-dev patch
 	# guest
 	qemu-system-x86 dracut-core busybox
 	# benchmarks: the disk image, the charts

@@ -3,13 +3,15 @@
 # the regression stage (tests/liburing/regress.sh). Nothing of it is in
 # the repository: the source comes from Debian's archive, checked by apt
 # (signed Release file) and dpkg-source (the .dsc's checksums), and the
-# tests are built and cached outside the work tree.
+# tests are built and cached outside the work tree. The fixes of
+# tests/liburing/patches/ (races of the tests themselves, each patch says
+# which and why) are applied on top.
 #
 # Usage: tests/liburing/build-suite.sh
 #
 # The last line printed is the directory holding the tests (*.t):
-# $IOCORO_CACHE/liburing-<version>/test (default cache /var/cache/iocoro).
-# Built once per version; the package's own apt state (a deb-src list of
+# $IOCORO_CACHE/liburing-<version>-<patches' hash>/test (default cache
+# /var/cache/iocoro). Built once per version and set of patches; the package's own apt state (a deb-src list of
 # its own, in a temporary directory) leaves the system's apt alone.
 set -euo pipefail
 
@@ -25,14 +27,19 @@ die() {
 	exit 1
 }
 
-cache=${IOCORO_CACHE:-/var/cache/iocoro}/liburing-$version
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+shopt -s nullglob
+patches=("$here"/patches/*.patch)
+shopt -u nullglob
+key=$(cat "${patches[@]}" /dev/null | sha256sum | cut -c1-8)
+cache=${IOCORO_CACHE:-/var/cache/iocoro}/liburing-$version-$key
 if [ -f "$cache/.built" ]; then
 	set -- "$cache"/test/*.t
 	echo "build-suite: liburing $version tests built before ($# tests)"
 	echo "$cache/test"
 	exit 0
 fi
-for c in apt-get dpkg-source make cc; do
+for c in apt-get dpkg-source patch make cc; do
 	command -v "$c" >/dev/null || die "$c not found (scripts/install-deps.sh installs it)"
 done
 
@@ -53,8 +60,12 @@ apt-get "${apt[@]}" -qq update || die "apt-get update of $mirror $suite (deb-src
 dpkg-source -x "$tmp/src/liburing_$version.dsc" "$tmp/liburing" >"$tmp/dsc.log" 2>&1 ||
 	{ cat "$tmp/dsc.log" >&2; die "dpkg-source -x liburing_$version.dsc failed"; }
 
-echo "build-suite: building liburing $version and its tests"
 cd "$tmp/liburing"
+for p in "${patches[@]}"; do
+	patch -s -p1 <"$p" || die "$(basename "$p") does not apply to liburing $version"
+	echo "build-suite: applied $(basename "$p")"
+done
+echo "build-suite: building liburing $version and its tests"
 ./configure >"$tmp/build.log" 2>&1 || { tail -20 "$tmp/build.log" >&2; die "configure failed"; }
 if ! { make -C src -j"$(nproc)" && make -C test -j"$(nproc)"; } >>"$tmp/build.log" 2>&1; then
 	grep -E 'error|Error' "$tmp/build.log" | head -20 >&2
