@@ -12,6 +12,10 @@
 #   selftest   initramfs/selftest.sh: the guest harness checks itself
 #   docs       tests/docs/run-blocks.sh: the docs' runnable blocks, as
 #              printed, on the debug kernel
+#   regress    tests/liburing/regress.sh: upstream liburing's test suite
+#              (Debian's source) and the regress cases on the stock kernel
+#              (kernel/build.sh stock: same tree and config, no series) and
+#              on ours, judged against tests/liburing/expected.txt
 #
 # Usage: scripts/test.sh
 # Environment:
@@ -26,6 +30,8 @@
 #                           test running when it happened
 #   IOCORO_SELFTEST=always  run the harness self-test and the docs' blocks
 #                           even if they passed before for the same inputs
+#   IOCORO_REGRESS=always   run the regression stage's guests even if their
+#                           results are remembered for the same inputs
 #
 # Every stage runs even after an earlier failure unless it needs that
 # stage's result; the exit status is non-zero if any stage failed or was
@@ -105,6 +111,15 @@ do_docs() {
 	cp "$run/docs.out" "$stamp"
 }
 
+# Stock and patched kernel under the same suites; a kernel's results are
+# remembered for its bzImage and the guest's inputs (tests/liburing/regress.sh)
+do_regress() {
+	build_kernel stock "$run/stock-obj"
+	tests/liburing/regress.sh --build "$build" \
+		--stock "$(cat "$run/stock-obj")/arch/x86/boot/bzImage" \
+		--patched "$(kernel_obj)/arch/x86/boot/bzImage" --out "$run/regress"
+}
+
 stage deps -- scripts/install-deps.sh
 stage configure --needs deps -- \
 	cmake -S "$root" -B "$build" -DIOCORO_KERNEL_HEADERS="${IOCORO_KERNEL_HEADERS:-}"
@@ -116,5 +131,6 @@ stage initramfs --needs build -- do_initramfs
 stage guest --needs "kernel initramfs" -- do_guest
 stage selftest --needs kernel -- do_selftest
 stage docs --needs "kernel build" -- do_docs
+stage regress --needs "kernel build" -- do_regress
 
 stages_summary "scripts/test.sh"

@@ -10,7 +10,8 @@
 # Usage: tests/liburing/regress.sh --build BUILD_DIR --stock BZIMAGE
 #            --patched BZIMAGE --out DIR [--timeout S] [--only REGEX]
 #
-# --timeout  per test, in the guest (default 30 s, as upstream's reports)
+# --timeout  per test, in the guest (default 30 s, as upstream's reports);
+#            tests/liburing/slow.txt names the tests that get longer
 # --only     run only the tests whose names match (grep -E, anchored at the
 #            start), and judge only those
 #
@@ -63,8 +64,16 @@ mkdir -p "$cache"
 suite=$("$here/build-suite.sh" | tee /dev/stderr | tail -n 1)
 [ -d "$suite" ] || die "build-suite.sh printed no suite directory"
 
+slow=()
+slow_s=0
+while read -r name secs _; do
+	case "$name" in '' | '#'*) continue ;; esac
+	slow+=(--slow "$name=$secs")
+	slow_s=$((slow_s + secs))
+done <"$here/slow.txt"
+
 # everything a guest run executes, but the kernel
-inputs=$(cat "$suite"/*.t "$here/run-suite.sh" "$launcher" "$cases" \
+inputs=$(cat "$suite"/*.t "$here/run-suite.sh" "$here/slow.txt" "$launcher" "$cases" \
 	"$root"/initramfs/*.sh "$root"/initramfs/dracut/*/* |
 	sha256sum | cut -c1-16)
 
@@ -91,8 +100,8 @@ run_kernel() {
 	echo "regress: $kernel: running the suites in the guest ($bz)"
 	# a generous bound for the whole run: every test may time out
 	if ! "$root/initramfs/run-guest.sh" --quiet --kernel "$bz" --initrd "$img" \
-		--timeout $((n * (timeout_s + 10) + 300)) --log-dir "$out/$kernel-logs" -- \
-		"$here/run-suite.sh --launcher $launcher --timeout $timeout_s --liburing $suite --cases $cases --only '$only'" |
+		--timeout $((n * (timeout_s + 10) + slow_s + 300)) --log-dir "$out/$kernel-logs" -- \
+		"$here/run-suite.sh --launcher $launcher --timeout $timeout_s ${slow[*]} --liburing $suite --cases $cases --only '$only'" |
 		sed "s/^/$kernel: /"; then
 		die "$kernel: the guest run failed: $(cat "$out/$kernel-logs/verdict.log" 2>/dev/null)"
 	fi

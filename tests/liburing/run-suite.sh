@@ -10,9 +10,10 @@
 # liburing/<test> (without .t) or regress/<case>.
 #
 # Usage: run-suite.sh --launcher GUEST_TEST_SH [--timeout S]
-#            [--liburing DIR] [--cases BIN] [--only REGEX]
+#            [--liburing DIR] [--cases BIN] [--only REGEX] [--slow NAME=S]...
 #
-# REGEX (grep -E) selects tests by name, anchored at the start.
+# REGEX (grep -E) selects tests by name, anchored at the start. --slow
+# gives test NAME a timeout of S seconds instead of --timeout's.
 #
 # Each test runs through tests/lib/guest-test.sh (the launcher), so the
 # kernel-log gate names the test a splat was logged in, in a scratch
@@ -28,6 +29,7 @@ launcher=
 suite=
 cases=
 only=.
+slow=" "
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--timeout) timeout_s=$2; shift 2 ;;
@@ -35,6 +37,7 @@ while [ $# -gt 0 ]; do
 	--liburing) suite=$2; shift 2 ;;
 	--cases) cases=$2; shift 2 ;;
 	--only) only=$2; shift 2 ;;
+	--slow) slow="$slow$2 "; shift 2 ;;
 	*) echo "run-suite: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -62,8 +65,12 @@ run() {
 	shift
 	dir=$scratch/${name#*/}
 	mkdir "$dir"
+	t=$timeout_s
+	case "$slow" in
+	*" $name="*) t=${slow#* "$name"=}; t=${t%% *} ;;
+	esac
 	t0=$(now)
-	(cd "$dir" && exec "$launcher" "$name" timeout -s INT -k 5 "$timeout_s" "$@") \
+	(cd "$dir" && exec "$launcher" "$name" timeout -s INT -k 5 "$t" "$@") \
 		>"$dir.log" 2>&1 </dev/null
 	rc=$?
 	t1=$(now)
