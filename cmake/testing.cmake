@@ -15,17 +15,20 @@
 #       kernel-log gate names the test a splat belongs to. <command> may be
 #       a target name, as with add_test(). Every guest test goes through it:
 #       unit_guest_launcher checks that.
-#   iocoro_guest_suite(<suite> SOURCES <src.c>... [BPF <x.bpf.c>...]
-#                      [LIBS <lib>...])
+#   iocoro_guest_suite(<suite> [SOURCES <src.c>...] [BPF <x.bpf.c>...]
+#                      [LIBS <lib>...] [ARGS <arg>...])
 #       a suite of self-registering cases (tests/lib/case.h): one binary
 #       <suite>_test of the SOURCES, the skeletons of the BPF programs
 #       (<suite>_<x>_skel, header <x>.skel.h) and iocoro_caselib (its
-#       main()). The cases are read from the sources' IOCORO_CASE(name) and
-#       IOCORO_CASE_OPTS(name, .timeout = N, .serial = true) lines at
-#       configure time (a changed source reconfigures), each becomes the
-#       guest test <suite>_<case>, and the host check check_cases_<suite>
-#       compares them with "<suite>_test --list". Adding a case touches
-#       only its .c (and .bpf.c).
+#       main()). Without SOURCES and BPF the suite is its directory: every
+#       *.c but *.bpf.c, and every *.bpf.c (a new file reconfigures). The
+#       cases are read from the sources' IOCORO_CASE(name) and
+#       IOCORO_CASE_OPTS(name, .timeout = N, .serial = true, .host = true)
+#       lines at configure time (a changed source reconfigures), each
+#       becomes the ctest test <suite>_<case> (label guest, or unit with
+#       .host), run as "<suite>_test <case> <ARGS>", and the host check
+#       check_cases_<suite> compares them with "<suite>_test --list".
+#       Adding a case touches only its .c (and its .bpf.c).
 #
 # Labels: unit (host tests of code), check (host checks of the tree: style,
 # docs, install, test registration), guest (in the QEMU guest).
@@ -81,7 +84,7 @@ function(_iocoro_suite_cases src out_var)
     if(NOT line MATCHES "^IOCORO_CASE(_OPTS)?\\(([A-Za-z0-9_]+)(,[^)]*)?\\)$")
       message(FATAL_ERROR "${src}: cannot parse '${line}': write "
         "IOCORO_CASE(name) or IOCORO_CASE_OPTS(name, .timeout = N, "
-        ".serial = true) on one line")
+        ".serial = true, .host = true) on one line")
     endif()
     set(entry ${CMAKE_MATCH_2})
     set(opts "${CMAKE_MATCH_3}")
@@ -91,16 +94,29 @@ function(_iocoro_suite_cases src out_var)
     if(opts MATCHES "\\.serial *= *true")
       string(APPEND entry " serial")
     endif()
+    if(opts MATCHES "\\.host *= *true")
+      string(APPEND entry " host")
+    endif()
     list(APPEND cases "${entry}")
   endforeach()
   set(${out_var} ${cases} PARENT_SCOPE)
 endfunction()
 
 function(iocoro_guest_suite suite)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;BPF;LIBS")
-  if(ARG_UNPARSED_ARGUMENTS OR NOT ARG_SOURCES)
-    message(FATAL_ERROR "iocoro_guest_suite(${suite} SOURCES <src.c>... "
-      "[BPF <x.bpf.c>...] [LIBS <lib>...])")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "SOURCES;BPF;LIBS;ARGS")
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "iocoro_guest_suite(${suite} [SOURCES <src.c>...] "
+      "[BPF <x.bpf.c>...] [LIBS <lib>...] [ARGS <arg>...])")
+  endif()
+  if(NOT ARG_SOURCES AND NOT ARG_BPF)
+    file(GLOB ARG_SOURCES CONFIGURE_DEPENDS
+      ${CMAKE_CURRENT_SOURCE_DIR}/*.c)
+    list(FILTER ARG_SOURCES EXCLUDE REGEX "\\.bpf\\.c$")
+    file(GLOB ARG_BPF CONFIGURE_DEPENDS
+      ${CMAKE_CURRENT_SOURCE_DIR}/*.bpf.c)
+  endif()
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "iocoro_guest_suite(${suite}): no sources")
   endif()
   set(bin ${suite}_test)
   add_executable(${bin} ${ARG_SOURCES})
@@ -125,13 +141,18 @@ function(iocoro_guest_suite suite)
 
   foreach(entry IN LISTS cases)
     string(REGEX MATCH "^[A-Za-z0-9_]+" case "${entry}")
-    iocoro_guest_add_test(${suite}_${case} ${bin} ${case})
+    set(test ${suite}_${case})
+    if(entry MATCHES " host")
+      add_test(NAME ${test} COMMAND ${bin} ${case} ${ARG_ARGS})
+      set_tests_properties(${test} PROPERTIES LABELS unit TIMEOUT 60)
+    else()
+      iocoro_guest_add_test(${test} ${bin} ${case} ${ARG_ARGS})
+    endif()
     if(entry MATCHES " timeout=([0-9]+)")
-      set_tests_properties(${suite}_${case} PROPERTIES
-        TIMEOUT ${CMAKE_MATCH_1})
+      set_tests_properties(${test} PROPERTIES TIMEOUT ${CMAKE_MATCH_1})
     endif()
     if(entry MATCHES " serial")
-      set_tests_properties(${suite}_${case} PROPERTIES RUN_SERIAL ON)
+      set_tests_properties(${test} PROPERTIES RUN_SERIAL ON)
     endif()
   endforeach()
 

@@ -21,14 +21,28 @@
  *
  *   .timeout = N     TIMEOUT N seconds instead of the guest default
  *   .serial = true   RUN_SERIAL (never beside another test)
+ *   .host = true     a host test (label unit, on any kernel, not through
+ *                    the guest launcher) instead of a guest test
+ *
+ * A suite may define, once in one of its files, what runs around each of
+ * its cases (both optional; the suite's ARGS, after the case name on the
+ * command line, go to the setup):
+ *
+ *   void iocoro_suite_setup(int argc, char **argv)
+ *   void iocoro_suite_teardown(void)
  *
  * The binary (tests/lib/case_main.c):
  *
- *   <suite>_test --list     one line per case: its name, then " timeout=N"
- *                           and " serial" when set; needs no kernel support
- *   <suite>_test <case>     runs it; prints "<case>: ok" and exits 0 when it
- *                           returns, exits 1 when a CHECK fails (check.h),
- *                           2 on a usage error or an unknown case
+ *   <suite>_test --list     one line per case: its name, then " timeout=N",
+ *                           " serial" and " host" when set; needs no kernel
+ *                           support
+ *   <suite>_test <case> [ARG...]
+ *                           runs it (iocoro_suite_setup(ARGs) first and
+ *                           iocoro_suite_teardown() after it, when the suite
+ *                           has them); prints "<case>: ok" and exits 0 when
+ *                           it returns, exits 1 when a CHECK fails
+ *                           (check.h), 2 on a usage error (ARGs to a suite
+ *                           without a setup) or an unknown case
  *
  * A case that uses random inputs takes its seed from test_seed(
  * iocoro_case_name()) (seed.h), which prints it and reads IOCORO_SEED.
@@ -44,7 +58,12 @@ struct iocoro_case {
 	void (*fn)(void);
 	unsigned int timeout;	/* s; 0: the default */
 	bool serial;
+	bool host;
 };
+
+/* the suite's hooks around every case: see above */
+void iocoro_suite_setup(int argc, char **argv) __attribute__((weak));
+void iocoro_suite_teardown(void) __attribute__((weak));
 
 /* the name of the case running now (NULL before main() picked one) */
 const char *iocoro_case_name(void);

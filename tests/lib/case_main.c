@@ -33,6 +33,8 @@ static void list_cases(void)
 			printf(" timeout=%u", (*c)->timeout);
 		if ((*c)->serial)
 			printf(" serial");
+		if ((*c)->host)
+			printf(" host");
 		putchar('\n');
 	}
 }
@@ -49,8 +51,9 @@ static const struct iocoro_case *find_case(const char *name)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: %s CASE | --list\n",
-		program_invocation_short_name);
+	fprintf(stderr, "usage: %s CASE%s | --list\n",
+		program_invocation_short_name,
+		iocoro_suite_setup ? " [ARG...]" : "");
 	return 2;
 }
 
@@ -59,9 +62,9 @@ int main(int argc, char **argv)
 	const struct iocoro_case *c;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc != 2)
+	if (argc < 2 || (argc > 2 && !iocoro_suite_setup))
 		return usage();
-	if (!strcmp(argv[1], "--list")) {
+	if (!strcmp(argv[1], "--list") && argc == 2) {
 		list_cases();
 		return 0;
 	}
@@ -74,7 +77,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	running = c->name;
+	if (iocoro_suite_setup)
+		iocoro_suite_setup(argc - 2, argv + 2);
 	c->fn();
+	if (iocoro_suite_teardown)
+		iocoro_suite_teardown();
 	printf("%s: ok\n", c->name);
 	return 0;
 }

@@ -2,7 +2,7 @@
 /*
  * Cases of the runner's own host test (unit_case_runner,
  * check_case_runner.cmake): one that passes, one whose CHECK fails, one
- * with options.
+ * with options, one for the host.
  */
 #include "case.h"
 #include "check.h"
@@ -20,4 +20,9 @@ IOCORO_CASE(fails)
 IOCORO_CASE_OPTS(with_opts, .timeout = 7, .serial = true)
 {
 	CHECK(!strcmp(iocoro_case_name(), "with_opts"));
+}
+
+IOCORO_CASE_OPTS(on_host, .host = true)
+{
+	CHECK(!strcmp(iocoro_case_name(), "on_host"));
 }

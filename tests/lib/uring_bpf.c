@@ -63,6 +63,20 @@ int uring_prog_fd(const struct bpf_program *prog)
 	return fd;
 }
 
+void uring_attach_object(struct io_uring *ring, struct bpf_object *obj)
+{
+	struct bpf_program *prog;
+	unsigned int nr = 0;
+	int fds[64];
+
+	bpf_object__for_each_program(prog, obj) {
+		CHECK(nr < sizeof(fds) / sizeof(fds[0]));
+		fds[nr++] = uring_prog_fd(prog);
+	}
+	CHECK(nr > 0);
+	CHECK_EQ(uring_attach(ring, fds, nr), 0);
+}
+
 void uring_init(struct io_uring *ring, unsigned int entries,
 		unsigned int flags)
 {

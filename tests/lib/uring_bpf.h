@@ -44,8 +44,14 @@ int uring_set_budget(struct io_uring *ring, unsigned int steps);
 void uring_bpf_register_sec(void);
 
 struct bpf_program;
+struct bpf_object;
 /* bpf_program__fd() of a loaded program (fails the test if it has none) */
 int uring_prog_fd(const struct bpf_program *prog);
+/*
+ * IORING_ATTACH_BPF of every program of the loaded @obj (a skeleton's
+ * ->obj), in the order the .bpf.c defines them: the first at index 0
+ */
+void uring_attach_object(struct io_uring *ring, struct bpf_object *obj);
 
 /* io_uring_queue_init(), failing the test on error */
 void uring_init(struct io_uring *ring, unsigned int entries,

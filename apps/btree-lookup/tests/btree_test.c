@@ -2,19 +2,20 @@
 /*
  * Tests of the btree-lookup program, run as a child on trees it builds:
  *
- *   btree_test BTREE host     the --pread mode on any kernel: lookups of
- *                             present and absent keys, every error
- *                             (missing file, not a btree, truncated,
- *                             corrupt nodes, bad keys, usage); the default
- *                             mode fails with iocoro_strerror()'s words on
- *                             a kernel without the series (unit test)
- *   btree_test BTREE depths   trees of depth 3 to 8 (small fanouts, sizes
- *                             from the seed): random present and absent
- *                             keys looked up in all three modes, output
- *                             equal to what the keys say, --stats exact,
- *                             few lookups in flight, --random (guest)
- *   btree_test BTREE errors   the errors in all three modes, the same
- *                             messages from each (guest)
+ * A suite of self-registering cases (tests/lib/case.h), run as
+ * "btree_test CASE BTREE", ctest btree_<case>:
+ *
+ *   host     the --pread mode on any kernel: lookups of present and absent
+ *            keys, every error (missing file, not a btree, truncated,
+ *            corrupt nodes, bad keys, usage); the default mode fails with
+ *            iocoro_strerror()'s words on a kernel without the series
+ *            (host)
+ *   depths   trees of depth 3 to 8 (small fanouts, sizes from the seed):
+ *            random present and absent keys looked up in all three modes,
+ *            output equal to what the keys say, --stats exact, few lookups
+ *            in flight, --random (guest)
+ *   errors   the errors in all three modes, the same messages from each
+ *            (guest)
  *
  * The expected answers come from the key generator (btree_key(), which
  * the tree's seed fixes) and a sorted copy of the keys, not from the
@@ -39,6 +40,7 @@
 #include <unistd.h>
 
 #include "btree-file.h"
+#include "case.h"
 #include "check.h"
 #include "seed.h"
 
@@ -429,7 +431,7 @@ static void tree_free(struct tree *t)
  * Depth d: fanout 2 or 3 (2 from depth 6 on: small files) and between
  * fanout^(d-1) + 1 and fanout^d keys, which take exactly d levels
  */
-static void case_depths(void)
+IOCORO_CASE(depths)
 {
 	uint32_t d;
 
@@ -686,7 +688,7 @@ static void errors(size_t nmodes)
 }
 
 /* any kernel: --pread works, the coroutine needs the series */
-static void case_host(void)
+IOCORO_CASE_OPTS(host, .host = true)
 {
 	int probe = iocoro_probe();
 	char want[512];
@@ -719,31 +721,30 @@ static void case_host(void)
 	tree_free(&t);
 }
 
-int main(int argc, char **argv)
+IOCORO_CASE(errors)
+{
+	errors(3);
+}
+
+/* BTREE, the binary under test: the suite's ARGS */
+void iocoro_suite_setup(int argc, char **argv)
 {
 	const char *tmp = getenv("TMPDIR");
 
 	test_rng_init(&rng, test_seed("btree_test"));
-	if (argc != 3) {
-		fprintf(stderr, "usage: btree_test BTREE host|depths|errors\n");
-		return 2;
-	}
-	bin = argv[1];
+	if (argc != 1)
+		FAIL("usage: btree_test CASE BTREE");
+	bin = argv[0];
 	snprintf(work, sizeof(work), "%s/btree-test.XXXXXX",
 		 tmp && *tmp ? tmp : "/tmp");
 	CHECK(mkdtemp(work));
-	if (!strcmp(argv[2], "host"))
-		case_host();
-	else if (!strcmp(argv[2], "depths"))
-		case_depths();
-	else if (!strcmp(argv[2], "errors"))
-		errors(3);
-	else
-		FAIL("unknown case '%s'", argv[2]);
+}
+
+/* the files a case may leave, then the directory, which must be empty */
+void iocoro_suite_teardown(void)
+{
 	unlink(path_in("keys"));
 	unlink(path_in("notree"));
 	unlink(path_in("badkeys"));
 	CHECK_SYS(rmdir(work));
-	printf("btree_test %s: ok\n", argv[2]);
-	return 0;
 }

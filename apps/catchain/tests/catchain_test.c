@@ -4,32 +4,28 @@
  * cksum for -c) on the same generated files: the same stdout bytes, the
  * same exit status, the same stderr but for the program's name.
  *
- *   catchain_test CATCHAIN host     on the host kernel: without the series
- *                                   one line of iocoro_strerror()'s words,
- *                                   exit 1, no output (unit test)
- *   catchain_test CATCHAIN sizes    files of 0, 1, chunk-1, chunk, chunk+1,
- *                                   sizes that are no multiple of the chunk,
- *                                   many chunks per file (the credit
- *                                   eventfd's waits), several --chunk and
- *                                   --jobs values; --stats' steps (guest)
- *   catchain_test CATCHAIN many     500 small files of random sizes in one
- *                                   invocation (more than --jobs), with a
- *                                   missing file and a directory among
- *                                   them; --stats' count of io_uring_enter
- *                                   calls against strace's (guest)
- *   catchain_test CATCHAIN streams  stdout a pipe and a file; stdin (no
- *                                   FILE, -, - among files) from a file and
- *                                   a pipe (guest)
- *   catchain_test CATCHAIN perms    as nobody with CAP_BPF and CAP_PERFMON
- *                                   (ambient): an unreadable file gives
- *                                   cat's "Permission denied", the others
- *                                   are printed; as nobody without them: one
- *                                   line naming CAP_BPF and setcap (guest)
- *   catchain_test CATCHAIN cksum    -c against cksum: files, a missing one,
- *                                   a directory, stdin (guest)
- *   catchain_test CATCHAIN usage    --help, --version, bad options in cat's
- *                                   words and exit status (guest)
+ * A suite of self-registering cases (tests/lib/case.h), run as
+ * "catchain_test CASE CATCHAIN", ctest catchain_<case>:
  *
+ *   host     on the host kernel: without the series one line of
+ *            iocoro_strerror()'s words, exit 1, no output (host)
+ *   sizes    files of 0, 1, chunk-1, chunk, chunk+1, sizes that are no
+ *            multiple of the chunk, many chunks per file (the credit
+ *            eventfd's waits), several --chunk and --jobs values; --stats'
+ *            steps
+ *   many     500 small files of random sizes in one invocation (more than
+ *            --jobs), with a missing file and a directory among them;
+ *            --stats' count of io_uring_enter calls against strace's
+ *   streams  stdout a pipe and a file; stdin (no FILE, -, - among files)
+ *            from a file and a pipe
+ *   perms    as nobody with CAP_BPF and CAP_PERFMON (ambient): an
+ *            unreadable file gives cat's "Permission denied", the others
+ *            are printed; as nobody without them: one line naming CAP_BPF
+ *            and setcap
+ *   cksum    -c against cksum: files, a missing one, a directory, stdin
+ *   usage    --help, --version, bad options in cat's words and exit status
+ *
+ * All but host run in the guest.
  * The files are random (seeded: the seed is printed first, IOCORO_SEED
  * replays it), in a fresh directory under $TMPDIR (or /tmp).
  */
@@ -54,6 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "case.h"
 #include "check.h"
 #include "files.h"
 #include "seed.h"
@@ -418,7 +415,7 @@ static unsigned long long steps_of(size_t size, size_t chunk)
  * twice over with one job (16 KiB chunks), then the empty and the 1-byte file alone. --stats
  * counts chunks + 4 steps a file.
  */
-static void case_sizes(void)
+IOCORO_CASE(sizes)
 {
 	static const size_t sizes[] = {
 		0, 1, 4095, 4096, 4097, 3 * 4096 + 17, 20 * 4096 + 5, 100000,
@@ -487,7 +484,7 @@ static unsigned long long traced_enters(const char *path)
  * 30 of them with 3 jobs; and the io_uring_enter calls --stats counts
  * against strace's count, on 10 of them
  */
-static void case_many(void)
+IOCORO_CASE(many)
 {
 	static char *names[502];
 	static const char *const stats[] = { "--stats", NULL };
@@ -550,7 +547,7 @@ static void case_many(void)
 	free(trace);
 }
 
-static void case_streams(void)
+IOCORO_CASE(streams)
 {
 	char *a = path_in("a"), *b = path_in("b"), *in = path_in("in");
 	char *args[] = { a, (char *)"-", b, NULL };
@@ -574,7 +571,7 @@ static void case_streams(void)
 	free(in);
 }
 
-static void case_perms(void)
+IOCORO_CASE(perms)
 {
 	char *a = path_in("a"), *secret = path_in("secret"), *b = path_in("b");
 	char *args[] = { a, secret, b };
@@ -608,7 +605,7 @@ static void case_perms(void)
 	free(b);
 }
 
-static void case_cksum(void)
+IOCORO_CASE(cksum)
 {
 	static const char *const c[] = { "-c", NULL };
 	static const char *const cj[] = { "--cksum", "--jobs", "2",
@@ -632,7 +629,7 @@ static void case_cksum(void)
 	free(in);
 }
 
-static void case_usage(void)
+IOCORO_CASE(usage)
 {
 	static char *bad[][3] = {
 		{ (char *)"-uz" }, { (char *)"--bogus" },
@@ -672,7 +669,7 @@ static void case_usage(void)
 }
 
 /* the host kernel: iocoro's words without the series, cat's with it */
-static void case_host(void)
+IOCORO_CASE_OPTS(host, .host = true)
 {
 	char *a = path_in("a");
 	char *argv[] = { (char *)bin, a, NULL };
@@ -698,38 +695,22 @@ static void case_host(void)
 	free(a);
 }
 
-int main(int argc, char **argv)
+/* CATCHAIN, the binary under test: the suite's ARGS */
+void iocoro_suite_setup(int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		void (*fn)(void);
-	} cases[] = {
-		{ "host", case_host }, { "sizes", case_sizes },
-		{ "many", case_many }, { "streams", case_streams },
-		{ "perms", case_perms }, { "cksum", case_cksum },
-		{ "usage", case_usage },
-	};
 	const char *tmp = getenv("TMPDIR");
-	size_t i;
 
 	/* printed first; IOCORO_SEED replays the same files */
 	test_rng_init(&rng, test_seed("catchain_test"));
-	if (argc != 3) {
-		fprintf(stderr,
-			"usage: catchain_test CATCHAIN host|sizes|many|streams|perms|cksum|usage\n");
-		return 2;
-	}
-	bin = argv[1];
+	if (argc != 1)
+		FAIL("usage: catchain_test CASE CATCHAIN");
+	bin = argv[0];
 	snprintf(work, sizeof(work), "%s/catchain-test.XXXXXX",
 		 tmp && *tmp ? tmp : "/tmp");
 	CHECK(mkdtemp(work));
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		if (!strcmp(argv[2], cases[i].name))
-			break;
-	if (i == sizeof(cases) / sizeof(cases[0]))
-		FAIL("unknown case '%s'", argv[2]);
-	cases[i].fn();
+}
+
+void iocoro_suite_teardown(void)
+{
 	test_rm_tree(work);
-	printf("catchain_test %s: ok\n", argv[2]);
-	return 0;
 }

@@ -1,48 +1,37 @@
 // SPDX-License-Identifier: MIT
 /*
- * Tests of the copychain program, run as a child on generated files:
+ * Tests of the copychain program, run as a child on generated files: a
+ * suite of self-registering cases (tests/lib/case.h), run as
+ * "copychain_test CASE COPYCHAIN", ctest copychain_<case>:
  *
- *   copychain_test COPYCHAIN host     bad input (on any kernel), then the
- *                                     running kernel: without the series a
- *                                     copy fails with iocoro_strerror()'s
- *                                     words and creates nothing; with it,
- *                                     the copy works (unit test, host)
- *   copychain_test COPYCHAIN output   silent on success like cp, -v's
- *                                     'SRC' -> 'DST', --stats' steps and
- *                                     io_uring_enter calls, --help,
- *                                     --version (guest)
- *   copychain_test COPYCHAIN modes    modes as cp (umask, no setuid, an
- *                                     existing DST's mode kept), symlink
- *                                     and hard-link DSTs, -p (guest, root)
- *   copychain_test COPYCHAIN nocap    as nobody without CAP_BPF: one line
- *                                     naming CAP_BPF and setcap, nothing
- *                                     of libbpf's, nothing created (guest)
- *   copychain_test COPYCHAIN multi    SRC DIR, SRC... DIR, a bad SRC among
- *                                     them, a TARGET that is no directory
- *                                     (guest)
- *   copychain_test COPYCHAIN sparse   data past 4 GiB in a sparse file:
- *                                     only the data copied, the copy
- *                                     sparse, same bytes (guest)
- *   copychain_test COPYCHAIN errors   bad input: missing SRC, SRC a
- *                                     directory, DST in a missing
- *                                     directory, same file, ... (guest)
- *   copychain_test COPYCHAIN sizes    files of 0, 1, chunk-1, chunk,
- *                                     chunk+1, 3 MiB+17 random bytes, and
- *                                     over an existing DST (guest)
- *   copychain_test COPYCHAIN budget   more steps than the default budget
- *                                     (small chunks); a file longer than
- *                                     its size spends the budget (guest)
- *   copychain_test COPYCHAIN enospc   1 MiB into a 256 KiB tmpfs: ENOSPC,
- *                                     no DST, no temporary file (guest,
- *                                     root)
- *   copychain_test COPYCHAIN signal   SIGKILL, SIGTERM, SIGINT in the
- *                                     middle of a copy (written to an
- *                                     O_TMPFILE): no DST, no temporary file
- *                                     (guest)
+ *   host      bad input (on any kernel), then the running kernel:
+ *             without the series a copy fails with iocoro_strerror()'s
+ *             words and creates nothing; with it, the copy works (host)
+ *   output    silent on success like cp, -v's 'SRC' -> 'DST', --stats'
+ *             steps and io_uring_enter calls, --help, --version
+ *   modes     modes as cp (umask, no setuid, an existing DST's mode
+ *             kept), symlink and hard-link DSTs, -p (root)
+ *   nocap     as nobody without CAP_BPF: one line naming CAP_BPF and
+ *             setcap, nothing of libbpf's, nothing created
+ *   multi     SRC DIR, SRC... DIR, a bad SRC among them, a TARGET that is
+ *             no directory
+ *   sparse    data past 4 GiB in a sparse file: only the data copied, the
+ *             copy sparse, same bytes
+ *   errors    bad input: missing SRC, SRC a directory, DST in a missing
+ *             directory, same file, ...
+ *   sizes     files of 0, 1, chunk-1, chunk, chunk+1, 3 MiB+17 random
+ *             bytes, and over an existing DST
+ *   budget    more steps than the default budget (small chunks); a file
+ *             longer than its size spends the budget
+ *   enospc    1 MiB into a 256 KiB tmpfs: ENOSPC, no DST, no temporary
+ *             file (root)
+ *   signal    SIGKILL, SIGTERM, SIGINT in the middle of a copy (written
+ *             to an O_TMPFILE): no DST, no temporary file
  *
- * Everything happens in a fresh directory under $TMPDIR (or /tmp), which
- * each case checks entry by entry: a temporary DST.XXXXXX left behind
- * fails it.
+ * and jobs, tree, many, denied, fallback: see each case. All but host run
+ * in the guest. Every case runs in a fresh directory under $TMPDIR (or
+ * /tmp), which each case and the suite's teardown check entry by entry: a
+ * temporary DST.XXXXXX left behind fails it.
  */
 #define _GNU_SOURCE
 #include <iocoro.h>
@@ -66,6 +55,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "case.h"
 #include "check.h"
 #include "files.h"
 #include "seed.h"
@@ -356,7 +346,7 @@ static void progress_on_tty(const char *src, const char *dst)
 }
 
 /* like cp: nothing on success, -v names the copy, --help, --version */
-static void case_output(void)
+IOCORO_CASE(output)
 {
 	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
 	char line[1024];
@@ -451,7 +441,7 @@ static void copy_ok(const char *name, size_t size, mode_t mode,
 }
 
 /* every shape at depth 3 (not a power of two), some at 1 and 16 */
-static void case_sizes(void)
+IOCORO_CASE(sizes)
 {
 	static const struct { const char *name; size_t size; mode_t mode; } f[] = {
 		{ "empty", 0, 0644 },
@@ -495,7 +485,7 @@ static void case_sizes(void)
 	free(dst);
 }
 
-static void case_budget(void)
+IOCORO_CASE(budget)
 {
 	char *dst = path_in(work, "maps");
 	struct run r;
@@ -540,7 +530,7 @@ static void run_cp(const char *opt, const char *src, const char *dst)
  * its target replaced; a hard-linked DST becomes a new file. -p keeps
  * mode, owner and times. Each result is compared with cp's.
  */
-static void case_modes(void)
+IOCORO_CASE(modes)
 {
 	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
 	char *cpd = path_in(work, "cp-dst"), *lnk = path_in(work, "link");
@@ -638,7 +628,7 @@ static void case_modes(void)
  * Without CAP_BPF (the user nobody, no capabilities): one line that says
  * what is missing and how to grant it, none of libbpf's, nothing created.
  */
-static void case_nocap(void)
+IOCORO_CASE(nocap)
 {
 	char *dir = path_in(work, "open"), *src, *dst;
 	struct run r;
@@ -678,7 +668,7 @@ static void case_nocap(void)
  * is named in one line (cp's words) and the others are still copied;
  * several SRC and a TARGET that is no directory: nothing is copied.
  */
-static void case_multi(void)
+IOCORO_CASE(multi)
 {
 	char *a = path_in(work, "a"), *b = path_in(work, "b");
 	char *dir = path_in(work, "dir"), *missing = path_in(work, "missing");
@@ -733,7 +723,7 @@ static void case_multi(void)
  * hundred steps, not 2 x 32k) and the copy stays sparse: few blocks, a
  * hole up to the same offset, the same bytes there, the same size.
  */
-static void case_sparse(void)
+IOCORO_CASE(sparse)
 {
 	char *src = path_in(work, "sparse"), *dst = path_in(work, "copy");
 	const off_t at = (4LL << 30) + (64 << 10), size = (4LL << 30) + (2 << 20);
@@ -779,7 +769,7 @@ static void case_sparse(void)
 }
 
 /* bad input: an error, exit 1 or 2, nothing created or changed */
-static void case_errors(void)
+static void check_errors(void)
 {
 	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
 	char *missing = path_in(work, "missing");
@@ -903,7 +893,7 @@ static void enospc(const char *size_opt, const char *depth, const char *shorts)
 	free(dst);
 }
 
-static void case_enospc(void)
+IOCORO_CASE(enospc)
 {
 	enospc("size=256k", "1", ", 0 short writes");
 	enospc("size=200k", "1", ", 1 short writes");
@@ -1034,7 +1024,7 @@ static void killed_many(int sig)
 	free(out);
 }
 
-static void case_signal(void)
+IOCORO_CASE_OPTS(signal, .serial = true)
 {
 	killed(SIGKILL);
 	killed(SIGTERM);
@@ -1060,7 +1050,7 @@ static void check_same_tree(const char *a, const char *b)
  * --jobs: 40 files of random sizes into a directory, 5 at a time at depth
  * 3; then with a missing SRC among 20: the others are copied, exit 1
  */
-static void case_jobs(void)
+IOCORO_CASE(jobs)
 {
 	char *in = path_in(work, "in"), *out = path_in(work, "out");
 	const char *argv[64];
@@ -1144,7 +1134,7 @@ static void make_tree(const char *t)
  * which copychain reports in cp's words and skips); a directory without
  * -r, and a directory into itself, in cp's words
  */
-static void case_tree(void)
+IOCORO_CASE(tree)
 {
 	char *t = path_in(work, "t"), *out = path_in(work, "out");
 	char *cpo = path_in(work, "cp-out"), *fifo = path_in(work, "t/d/fifo");
@@ -1213,7 +1203,7 @@ static void case_tree(void)
 }
 
 /* thousands of small files: IOCORO_CC_MANY (default 2000) in 20 dirs */
-static void case_many(void)
+IOCORO_CASE_OPTS(many, .timeout = 300)
 {
 	const char *env = getenv("IOCORO_CC_MANY");
 	int n = env ? atoi(env) : 2000, d;
@@ -1308,7 +1298,7 @@ static void denied_as_cp(const char *src, const char *dst, const char *cpdst)
  * SRC (the coroutine's openat says so), a directory nobody may not write
  * (the O_TMPFILE openat); a read-only file system; each in cp's words
  */
-static void case_denied(void)
+IOCORO_CASE(denied)
 {
 	char *open_dir = path_in(work, "open"), *ro = path_in(work, "ro");
 	char *shut = path_in(work, "shut"), *src, *secret, *dst, *cpd;
@@ -1365,7 +1355,7 @@ static void case_denied(void)
  * jobs, no DST.XXXXXX is left; SIGTERM while one is being written
  * removes it (SIGKILL could not: that is what O_TMPFILE is for).
  */
-static void case_fallback(void)
+IOCORO_CASE(fallback)
 {
 	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
 	const char *argv[] = { bin, "--chunk", "512", src, dst, NULL };
@@ -1408,7 +1398,7 @@ static void case_fallback(void)
 }
 
 /* the kernel: iocoro's words and nothing created without the series */
-static void case_host(void)
+static void check_host(void)
 {
 	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
 	int probe = iocoro_probe();
@@ -1445,66 +1435,40 @@ static void case_host(void)
 	free(dst);
 }
 
-int main(int argc, char **argv)
+IOCORO_CASE(errors)
+{
+	check_errors();
+}
+
+/* bad input (on any kernel), then the running kernel's answer */
+IOCORO_CASE_OPTS(host, .host = true)
+{
+	check_errors();
+	check_host();
+}
+
+/* COPYCHAIN, the binary under test: the suite's ARGS */
+void iocoro_suite_setup(int argc, char **argv)
 {
 	const char *tmp = getenv("TMPDIR");
-	const char *mode;
 
 	/* printed first; IOCORO_SEED replays the same files */
 	rng_state = test_seed("copychain_test");
 	if (!rng_state)
 		rng_state = 0x9e3779b97f4a7c15ULL; /* xorshift's fixed point */
-	if (argc != 3) {
-		fprintf(stderr,
-			"usage: copychain_test COPYCHAIN host|output|modes|nocap|multi|sparse|errors|sizes|budget|enospc|signal\n");
-		return 2;
-	}
-	bin = argv[1];
-	mode = argv[2];
+	if (argc != 1)
+		FAIL("usage: copychain_test CASE COPYCHAIN");
+	bin = argv[0];
 	snprintf(work, sizeof(work), "%s/copychain-test.XXXXXX",
 		 tmp && *tmp ? tmp : "/tmp");
 	CHECK(mkdtemp(work));
 	/* the modes the tests give must survive as they are */
 	umask(0);
+}
 
-	if (!strcmp(mode, "host")) {
-		case_errors();
-		case_host();
-	} else if (!strcmp(mode, "output")) {
-		case_output();
-	} else if (!strcmp(mode, "modes")) {
-		case_modes();
-	} else if (!strcmp(mode, "nocap")) {
-		case_nocap();
-	} else if (!strcmp(mode, "multi")) {
-		case_multi();
-	} else if (!strcmp(mode, "sparse")) {
-		case_sparse();
-	} else if (!strcmp(mode, "errors")) {
-		case_errors();
-	} else if (!strcmp(mode, "sizes")) {
-		case_sizes();
-	} else if (!strcmp(mode, "budget")) {
-		case_budget();
-	} else if (!strcmp(mode, "signal")) {
-		case_signal();
-	} else if (!strcmp(mode, "jobs")) {
-		case_jobs();
-	} else if (!strcmp(mode, "tree")) {
-		case_tree();
-	} else if (!strcmp(mode, "many")) {
-		case_many();
-	} else if (!strcmp(mode, "denied")) {
-		case_denied();
-	} else if (!strcmp(mode, "fallback")) {
-		case_fallback();
-	} else if (!strcmp(mode, "enospc")) {
-		case_enospc();
-	} else {
-		FAIL("unknown case '%s'", mode);
-	}
+/* nothing left behind: no DST.XXXXXX, no stray file */
+void iocoro_suite_teardown(void)
+{
 	CHECK_ENTRIES(work, "");
 	test_rm_tree(work);
-	printf("copychain_test %s: ok\n", mode);
-	return 0;
 }

@@ -2,11 +2,13 @@
 /*
  * BPF_PROG_TYPE_IOURING programs for the guest tests of patches 0005-0009
  * ("decisions in the kernel"): the previous completion in the context, the
- * program's return value as the request's result, bpf_io_uring_emit_cqe(),
- * the step budget and sleepable programs. the chain suite drives them through
- * the globals below (set by user space through the skeleton's mmap of
- * .bss, which a forked child shares with its parent) and reads back what
- * they saw and did.
+ * program's return value as the request's result, the step budget and
+ * sleepable programs, those that several files of the chain suite use (a
+ * feature's own programs are in its own object: emit.bpf.c,
+ * sleepable.bpf.c). The suite
+ * drives them through the globals below (set by user space through the
+ * skeleton's mmap of .bss, which a forked child shares with its parent)
+ * and reads back what they saw and did.
  *
  * Program names are kept under 16 characters (BPF_OBJ_NAME_LEN - 1).
  */
@@ -88,73 +90,6 @@ fail:
 	return (int)rc;
 }
 
-/* ----------------------------------------------------------- read_check */
-/*
- * Sleepable (chain_test sets BPF_F_SLEEPABLE): run after a read of
- * rc_buf, it records the read's completion, copies what was read with
- * bpf_copy_from_user() and compares it with rc_want. Returns the read's
- * result when the data matches, -EBADMSG when not, -EMSGSIZE when the read
- * did not return RC_LEN, its error when it failed, -EINVAL without a
- * previous completion. Optionally also copies from rc_fault_addr (memory
- * never touched: the copy has to fault it in) and rc_bad_addr (not mapped:
- * the copy fails).
- */
-__u64 rc_buf;
-char rc_want[RC_LEN];
-char rc_got[RC_LEN];
-long rc_copy_rc;
-__u32 rc_runs;
-__u32 rc_has_prev;
-__s32 rc_prev_res;
-__u32 rc_prev_flags;
-__u64 rc_prev_ud;
-__u64 rc_ud;
-
-__u64 rc_fault_addr;
-char rc_fault_got[RC_LEN];
-long rc_fault_rc;
-__u64 rc_bad_addr;
-char rc_bad_got[RC_LEN];
-long rc_bad_rc;
-
-SEC("iouring")
-int read_check(struct io_uring_bpf_ctx *ctx)
-{
-	__u32 i;
-	int res;
-
-	rc_runs++;
-	rc_ud = ctx->user_data;
-	rc_has_prev = ctx->has_prev;
-	rc_prev_res = ctx->prev_res;
-	rc_prev_flags = ctx->prev_flags;
-	rc_prev_ud = ctx->prev_user_data;
-
-	if (rc_fault_addr)
-		rc_fault_rc = bpf_copy_from_user(rc_fault_got, RC_LEN,
-						 (void *)rc_fault_addr);
-	if (rc_bad_addr)
-		rc_bad_rc = bpf_copy_from_user(rc_bad_got, RC_LEN,
-					       (void *)rc_bad_addr);
-
-	if (!ctx->has_prev)
-		return -EINVAL;
-	res = ctx->prev_res;
-	if (res < 0)
-		return res;
-	/* the tests read exactly RC_LEN bytes */
-	if (res != RC_LEN)
-		return -EMSGSIZE;
-	rc_copy_rc = bpf_copy_from_user(rc_got, RC_LEN, (void *)rc_buf);
-	if (rc_copy_rc)
-		return (int)rc_copy_rc;
-	for (i = 0; i < RC_LEN; i++) {
-		if (rc_got[i] != rc_want[i])
-			return -EBADMSG;
-	}
-	return res;
-}
-
 /* ----------------------------------------------------------- fail_abort */
 /*
  * Run after a request that may fail: records the completion it sees and
@@ -182,64 +117,6 @@ int fail_abort(struct io_uring_bpf_ctx *ctx)
 	if (ctx->prev_res < 0)
 		return -EPROTO;
 	return ctx->prev_res;
-}
-
-/* ------------------------------------------------------------ emit_many */
-/*
- * Posts em_nr (<= EM_MAX) CQEs (em_base + i, res i, flags 0) in one run and
- * returns how many the helper accepted; em_err counts refusals, em_last_err
- * is the last error.
- */
-__u32 em_nr;
-__u64 em_base;
-__u32 em_ok;
-__u32 em_err;
-long em_last_err;
-
-SEC("iouring")
-int emit_many(struct io_uring_bpf_ctx *ctx)
-{
-	__u32 i;
-
-	for (i = 0; i < EM_MAX; i++) {
-		long rc;
-
-		if (i >= em_nr)
-			break;
-		rc = bpf_io_uring_emit_cqe(ctx, em_base + i, (__s32)i, 0);
-		if (rc) {
-			em_err++;
-			em_last_err = rc;
-		} else {
-			em_ok++;
-		}
-	}
-	return em_ok;
-}
-
-/*
- * Posts ev_n (<= EV_MAX) CQEs given field by field, records each helper
- * result, returns ev_ret.
- */
-__u32 ev_n;
-__u64 ev_ud[EV_MAX];
-__s32 ev_res[EV_MAX];
-__u32 ev_flags[EV_MAX];
-long ev_rc[EV_MAX];
-__s32 ev_ret;
-
-SEC("iouring")
-int emit_vals(struct io_uring_bpf_ctx *ctx)
-{
-	__u32 i;
-
-	for (i = 0; i < EV_MAX; i++) {
-		if (i >= ev_n)
-			break;
-		ev_rc[i] = bpf_io_uring_emit_cqe(ctx, ev_ud[i], ev_res[i],
-						 ev_flags[i]);
-	}
-	return ev_ret;
 }
 
 /* ------------------------------------------------------------------ fan */

@@ -11,11 +11,6 @@ struct chain_bpf *skel_load(void)
 	skel = chain_bpf__open();
 	if (!skel)
 		FAIL("chain_bpf__open: %s", strerror(errno));
-	/* read_check calls bpf_copy_from_user(): only sleepable programs may */
-	CHECK_EQ(bpf_program__set_flags(skel->progs.read_check,
-					bpf_program__flags(skel->progs.read_check) |
-						BPF_F_SLEEPABLE),
-		 0);
 	err = chain_bpf__load(skel);
 	if (err)
 		FAIL("chain_bpf__load: %d (%s)", err, strerror(-err));
@@ -30,10 +25,7 @@ void attach_all(struct io_uring *ring, struct chain_bpf *skel)
 	int fds[P_NR];
 
 	fds[P_NOP_CHAIN] = uring_prog_fd(skel->progs.nop_chain);
-	fds[P_READ_CHECK] = uring_prog_fd(skel->progs.read_check);
 	fds[P_FAIL_ABORT] = uring_prog_fd(skel->progs.fail_abort);
-	fds[P_EMIT_MANY] = uring_prog_fd(skel->progs.emit_many);
-	fds[P_EMIT_VALS] = uring_prog_fd(skel->progs.emit_vals);
 	fds[P_FAN] = uring_prog_fd(skel->progs.fan);
 	fds[P_TICK] = uring_prog_fd(skel->progs.tick);
 	fds[P_RET_VAL] = uring_prog_fd(skel->progs.ret_val);

@@ -16,8 +16,12 @@
  *                request's result
  *
  * One ctest test chain_<case> per IOCORO_CASE. Every case asserts exact
- * values and fails on the first mismatch; none skips. The programs are in
- * chain.bpf.c, the constants both sides use in chain_progs.h. Cases that
+ * values and fails on the first mismatch; none skips. The programs that
+ * several files use are in chain.bpf.c (chain.skel.h, attached by
+ * attach_all()); a feature whose programs are its own has them in its own
+ * object, x.c beside x.bpf.c (x.skel.h, attached by uring_attach_object()),
+ * as emit.c and emit.bpf.c, sleepable.c and sleepable.bpf.c. The constants both sides use are in
+ * chain_progs.h. Cases that
  * measure (nop_chain, teardown_*) print their numbers on stdout; nothing
  * asserts on time but the teardown bound (TEARDOWN_BOUND_MS).
  *
@@ -78,10 +82,7 @@ _Static_assert(offsetof(struct io_uring_bpf_ctx, resv) == 28, "layout");
 /* the programs' indices in the table attach_all() attaches */
 enum {
 	P_NOP_CHAIN,
-	P_READ_CHECK,
 	P_FAIL_ABORT,
-	P_EMIT_MANY,
-	P_EMIT_VALS,
 	P_FAN,
 	P_TICK,
 	P_RET_VAL,
@@ -98,7 +99,7 @@ enum {
 #define UD_EMIT 0xe0e0000000000000ULL
 #define UD_TIMEOUT 0x7100000000000000ULL
 
-/* chain.bpf.c opened and loaded, read_check sleepable */
+/* chain.bpf.c opened and loaded */
 struct chain_bpf *skel_load(void);
 
 /* attach every program of the object at its P_* index */

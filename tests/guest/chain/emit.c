@@ -1,14 +1,43 @@
 // SPDX-License-Identifier: MIT
-/* 0007 bpf_io_uring_emit_cqe(): CQEs a program posts */
+/* 0007 bpf_io_uring_emit_cqe(): CQEs a program posts (emit.bpf.c) */
 #include "chain.h"
+#include "emit.skel.h"
+
+/* the programs of emit.bpf.c, at their index in the object */
+enum emit_prog {
+	P_EMIT_MANY,
+	P_EMIT_VALS,
+};
+
+/* emit.bpf.c loaded, its programs attached to @ring */
+static struct emit_bpf *emit_setup(struct io_uring *ring)
+{
+	struct emit_bpf *skel;
+
+	uring_bpf_register_sec();
+	skel = emit_bpf__open_and_load();
+	if (!skel)
+		FAIL("emit_bpf__open_and_load: %s", strerror(errno));
+	uring_attach_object(ring, skel->obj);
+	return skel;
+}
+
+static void emit_teardown(struct io_uring *ring, struct emit_bpf *skel)
+{
+	io_uring_queue_exit(ring);
+	emit_bpf__destroy(skel);
+}
 
 /* the CQEs a program posts carry its values and come before its own */
 IOCORO_CASE(emit_values)
 {
-	struct io_uring ring;
-	struct chain_bpf *skel = setup(&ring, 8);
 	struct io_uring_cqe cqes[4];
+	struct emit_bpf *skel;
+	struct io_uring ring;
 	unsigned int i;
+
+	uring_init(&ring, 8, 0);
+	skel = emit_setup(&ring);
 
 	skel->bss->ev_n = 3;
 	skel->bss->ev_ud[0] = UD_EMIT + 1;
@@ -36,7 +65,7 @@ IOCORO_CASE(emit_values)
 	CHECK_EQ(cqes[3].flags, 0);
 	CHECK_EQ(skel->bss->ev_rc[3], 1);
 
-	teardown(&ring, skel);
+	emit_teardown(&ring, skel);
 }
 
 #define NR_EMIT 200
@@ -51,15 +80,15 @@ IOCORO_CASE(emit_overflow)
 		.flags = IORING_SETUP_CQSIZE,
 		.cq_entries = 4,
 	};
-	struct chain_bpf *skel = skel_load();
 	struct io_uring_cqe cqes[NR_EMIT + 1];
+	struct emit_bpf *skel;
 	struct io_uring ring;
 	unsigned int i;
 
 	uring_init_params(&ring, 4, &p);
 	CHECK_EQ(p.cq_entries, 4);
 	CHECK_EQ(ring.cq.ring_entries, 4);
-	attach_all(&ring, skel);
+	skel = emit_setup(&ring);
 	skel->bss->em_nr = NR_EMIT;
 	skel->bss->em_base = UD_EMIT;
 
@@ -88,5 +117,5 @@ IOCORO_CASE(emit_overflow)
 	CHECK_EQ(*ring.cq.koverflow, 0);
 	CHECK(!(IO_URING_READ_ONCE(*ring.sq.kflags) & IORING_SQ_CQ_OVERFLOW));
 
-	teardown(&ring, skel);
+	emit_teardown(&ring, skel);
 }

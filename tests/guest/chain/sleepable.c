@@ -1,8 +1,41 @@
 // SPDX-License-Identifier: MIT
 /* A read, then a sleepable step that checks what was read (0005, 0009) */
 #include "chain.h"
+#include "sleepable.skel.h"
 
-static void set_want(struct chain_bpf *skel, const char *data)
+/* the program of sleepable.bpf.c, at its index in the object */
+enum { P_READ_CHECK };
+
+/* a ring of 8 entries with sleepable.bpf.c's read_check, sleepable */
+static struct sleepable_bpf *rc_setup(struct io_uring *ring)
+{
+	struct bpf_program *prog;
+	struct sleepable_bpf *skel;
+	int err;
+
+	uring_bpf_register_sec();
+	skel = sleepable_bpf__open();
+	if (!skel)
+		FAIL("sleepable_bpf__open: %s", strerror(errno));
+	/* read_check calls bpf_copy_from_user(): only sleepable programs may */
+	prog = skel->progs.read_check;
+	CHECK_EQ(bpf_program__set_flags(prog, bpf_program__flags(prog) |
+					BPF_F_SLEEPABLE), 0);
+	err = sleepable_bpf__load(skel);
+	if (err)
+		FAIL("sleepable_bpf__load: %d (%s)", err, strerror(-err));
+	uring_init(ring, 8, 0);
+	uring_attach_object(ring, skel->obj);
+	return skel;
+}
+
+static void rc_teardown(struct io_uring *ring, struct sleepable_bpf *skel)
+{
+	io_uring_queue_exit(ring);
+	sleepable_bpf__destroy(skel);
+}
+
+static void set_want(struct sleepable_bpf *skel, const char *data)
 {
 	CHECK_EQ(strlen(data), RC_LEN);
 	memcpy(skel->bss->rc_want, data, RC_LEN);
@@ -12,7 +45,7 @@ static void set_want(struct chain_bpf *skel, const char *data)
 }
 
 /* what read_check recorded of its one run after the read */
-static void check_read_seen(struct chain_bpf *skel, const char *data)
+static void check_read_seen(struct sleepable_bpf *skel, const char *data)
 {
 	CHECK_EQ(skel->bss->rc_runs, 1);
 	CHECK_EQ_U64(skel->bss->rc_ud, UD_BPF);
@@ -51,7 +84,7 @@ IOCORO_CASE(read_sleepable)
 	static const char d2[] = "read by io-wq, checked in the tw";
 	static const char d3[] = "this is not what the program wan";
 	struct io_uring ring;
-	struct chain_bpf *skel = setup(&ring, 8);
+	struct sleepable_bpf *skel = rc_setup(&ring);
 	struct io_uring_cqe cqes[2];
 	static char buf[64];
 	int fd;
@@ -91,7 +124,7 @@ IOCORO_CASE(read_sleepable)
 	check_read_seen(skel, d3);
 	close(fd);
 
-	teardown(&ring, skel);
+	rc_teardown(&ring, skel);
 }
 
 /*
@@ -102,7 +135,7 @@ IOCORO_CASE(read_pipe)
 {
 	static const char d[] = "written later, read through poll";
 	struct io_uring ring;
-	struct chain_bpf *skel = setup(&ring, 8);
+	struct sleepable_bpf *skel = rc_setup(&ring);
 	struct io_uring_cqe cqes[2], *cqe;
 	static char buf[64];
 	int p[2];
@@ -124,7 +157,7 @@ IOCORO_CASE(read_pipe)
 
 	close(p[0]);
 	close(p[1]);
-	teardown(&ring, skel);
+	rc_teardown(&ring, skel);
 }
 
 /*
@@ -136,7 +169,7 @@ IOCORO_CASE(copy_fault)
 {
 	static const char d[] = "a good read next to a fault test";
 	struct io_uring ring;
-	struct chain_bpf *skel = setup(&ring, 8);
+	struct sleepable_bpf *skel = rc_setup(&ring);
 	struct io_uring_cqe cqes[2];
 	static char buf[64];
 	long page = sysconf(_SC_PAGESIZE);
@@ -176,5 +209,5 @@ IOCORO_CASE(copy_fault)
 
 	close(fd);
 	munmap(fresh, (size_t)page);
-	teardown(&ring, skel);
+	rc_teardown(&ring, skel);
 }
