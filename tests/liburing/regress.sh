@@ -119,20 +119,13 @@ run_kernel() {
 	echo "regress: $kernel: $(wc -l <"$out/$kernel.results") results"
 }
 
-# Both kernels at once: each guest runs one test at a time, so two guests
-# share the two cores without slowing each other much, and the stage takes
-# half the time. A guest's own failure (a splat, a hang) fails the stage.
+# One kernel after the other: with both guests at once (tried) the slower
+# TCG made liburing/link_drain time out on the patched kernel.
 if ! cached stock "$stock" || ! cached patched "$patched"; then
 	image
 fi
-run_kernel stock "$stock" &
-stock_pid=$!
-run_kernel patched "$patched" &
-patched_pid=$!
-rc=0
-wait "$stock_pid" || rc=1
-wait "$patched_pid" || rc=1
-[ "$rc" = 0 ] || die "a guest run failed (above)"
+run_kernel stock "$stock"
+run_kernel patched "$patched"
 partial=
 [ "$only" = . ] || partial=--partial
 python3 "$here/compare.py" $partial "$here/expected.txt" "$out/stock.results" "$out/patched.results"
