@@ -19,7 +19,7 @@ struct {
 } cat_states SEC(".maps");
 
 /* close the file, then end with st->error (0: all went well) */
-static __always_inline int cat_close(struct io_uring_bpf_ctx *ctx,
+static __always_inline int cat_close(struct io_uring_step_ctx *ctx,
 				     struct catchain_state *st)
 {
 	struct io_uring_sqe sqe;
@@ -29,7 +29,7 @@ static __always_inline int cat_close(struct io_uring_bpf_ctx *ctx,
 }
 
 /* the first error of @op is @res; close what is open */
-static __always_inline int cat_fail(struct io_uring_bpf_ctx *ctx,
+static __always_inline int cat_fail(struct io_uring_step_ctx *ctx,
 				    struct catchain_state *st, __u32 op,
 				    __s32 res)
 {
@@ -43,7 +43,7 @@ static __always_inline int cat_fail(struct io_uring_bpf_ctx *ctx,
 }
 
 /* read the next chunk into buffer st->next % CAT_NBUFS */
-static __always_inline int cat_read(struct io_uring_bpf_ctx *ctx,
+static __always_inline int cat_read(struct io_uring_step_ctx *ctx,
 				    struct catchain_state *st)
 {
 	__u64 buf = st->bufs + (__u64)(st->next % CAT_NBUFS) * st->chunk;
@@ -59,7 +59,7 @@ static __always_inline int cat_read(struct io_uring_bpf_ctx *ctx,
  * read is about to fill (if it fails, the read is cancelled: the step
  * sees -ECANCELED)
  */
-static __always_inline int cat_credit_read(struct io_uring_bpf_ctx *ctx,
+static __always_inline int cat_credit_read(struct io_uring_step_ctx *ctx,
 					   struct catchain_state *st)
 {
 	struct io_uring_sqe sqe;
@@ -76,7 +76,7 @@ static __always_inline int cat_credit_read(struct io_uring_bpf_ctx *ctx,
 }
 
 /* a buffer is full: post it, go on with the next */
-static __always_inline int cat_data(struct io_uring_bpf_ctx *ctx,
+static __always_inline int cat_data(struct io_uring_step_ctx *ctx,
 				    struct catchain_state *st, __s32 res)
 {
 	__u32 slot = iocoro_id(ctx);

@@ -34,32 +34,13 @@ struct {
 	__type(value, struct copychain_lane);
 } cc_lanes SEC(".maps");
 
-/* queue @sqe, then a step of coroutine @id run by program @prog */
-static __always_inline long cc_await_as(struct io_uring_bpf_ctx *ctx,
-					struct io_uring_sqe *sqe, __u32 prog,
-					__u32 id)
-{
-	struct io_uring_sqe step;
-	long ret;
-
-	sqe->user_data = iocoro_ud(IOCORO_UD_OP, prog, id);
-	sqe->flags |= IOSQE_IO_HARDLINK | IOSQE_CQE_SKIP_SUCCESS;
-	ret = bpf_io_uring_queue_sqe(ctx, sqe, sizeof(*sqe));
-	if (ret)
-		return ret;
-	io_uring_prep_bpf(&step, prog);
-	step.user_data = iocoro_ud(IOCORO_UD_STEP, prog, id);
-	step.flags = IOSQE_CQE_SKIP_SUCCESS;
-	return bpf_io_uring_queue_sqe(ctx, &step, sizeof(step));
-}
-
 /* the file coroutine continues at @next after @sqe */
-static __always_inline long cc_file_then(struct io_uring_bpf_ctx *ctx,
+static __always_inline long cc_file_then(struct io_uring_step_ctx *ctx,
 					 struct copychain_file *f,
 					 struct io_uring_sqe *sqe, __u32 next)
 {
 	f->step = next;
-	return cc_await_as(ctx, sqe, f->file_prog, f->job);
+	return iocoro_await_as(ctx, sqe, f->file_prog, f->job);
 }
 
 /* record the first error of the copy: @op gave @res */
@@ -73,7 +54,7 @@ static __always_inline void cc_error(struct copychain_file *f, __u32 op,
 }
 
 /* after a failure: close what is open, then finish with the error */
-static __always_inline long cc_fail_close(struct io_uring_bpf_ctx *ctx,
+static __always_inline long cc_fail_close(struct io_uring_step_ctx *ctx,
 					  struct copychain_file *f)
 {
 	struct io_uring_sqe sqe;
@@ -95,7 +76,7 @@ static __always_inline long cc_fail_close(struct io_uring_bpf_ctx *ctx,
 }
 
 /* all lanes have ended: fsync and close SRC, or clean up after an error */
-static __always_inline long cc_wrapup(struct io_uring_bpf_ctx *ctx,
+static __always_inline long cc_wrapup(struct io_uring_step_ctx *ctx,
 				      struct copychain_file *f)
 {
 	struct io_uring_sqe sqe;
@@ -107,7 +88,7 @@ static __always_inline long cc_wrapup(struct io_uring_bpf_ctx *ctx,
 }
 
 /* a lane leaves the copy; the last one to leave wraps it up */
-static __always_inline long cc_join(struct io_uring_bpf_ctx *ctx,
+static __always_inline long cc_join(struct io_uring_step_ctx *ctx,
 				    struct copychain_file *f,
 				    struct copychain_lane *l)
 {
@@ -125,7 +106,7 @@ static __always_inline __u64 cc_buf(const struct copychain_file *f,
 }
 
 /* read what is left of the lane's chunk */
-static __always_inline long cc_read(struct io_uring_bpf_ctx *ctx,
+static __always_inline long cc_read(struct io_uring_step_ctx *ctx,
 				    const struct copychain_file *f,
 				    struct copychain_lane *l, __u32 id)
 {
@@ -134,11 +115,11 @@ static __always_inline long cc_read(struct io_uring_bpf_ctx *ctx,
 	io_uring_prep_read(&sqe, f->src_fd, (void *)(cc_buf(f, l) + l->pos),
 			   l->want - l->pos, l->off + l->pos);
 	l->step = CC_READ_DONE;
-	return cc_await_as(ctx, &sqe, f->lane_prog, id);
+	return iocoro_await_as(ctx, &sqe, f->lane_prog, id);
 }
 
 /* write what is left of the last read */
-static __always_inline long cc_write(struct io_uring_bpf_ctx *ctx,
+static __always_inline long cc_write(struct io_uring_step_ctx *ctx,
 				     const struct copychain_file *f,
 				     struct copychain_lane *l, __u32 id)
 {
@@ -148,7 +129,7 @@ static __always_inline long cc_write(struct io_uring_bpf_ctx *ctx,
 	io_uring_prep_write(&sqe, f->dst_fd, (void *)(cc_buf(f, l) + at),
 			    l->len - l->done, l->off + at);
 	l->step = CC_WRITE_DONE;
-	return cc_await_as(ctx, &sqe, f->lane_prog, id);
+	return iocoro_await_as(ctx, &sqe, f->lane_prog, id);
 }
 
 /* what a lane does next: one place queues it (a smaller program) */
@@ -210,7 +191,7 @@ static __always_inline int cc_write_done(struct copychain_file *f,
 }
 
 SEC("iouring")
-int copychain_lane(struct io_uring_bpf_ctx *ctx)
+int copychain_lane(struct io_uring_step_ctx *ctx)
 {
 	__s32 res = iocoro_ctx_prev_res(ctx);
 	__u32 id = iocoro_id(ctx), job;
@@ -245,7 +226,7 @@ int copychain_lane(struct io_uring_bpf_ctx *ctx)
 }
 
 /* start lane @k of @f on the chunk user space placed it; 1 if queued */
-static __always_inline int cc_fork_one(struct io_uring_bpf_ctx *ctx,
+static __always_inline int cc_fork_one(struct io_uring_step_ctx *ctx,
 				       struct copychain_file *f, __u32 k)
 {
 	__u32 id = f->job * CC_MAX_DEPTH + k;
@@ -261,7 +242,7 @@ static __always_inline int cc_fork_one(struct io_uring_bpf_ctx *ctx,
 }
 
 /* both files are open: start the lanes that have chunks to copy */
-static __always_inline long cc_fork(struct io_uring_bpf_ctx *ctx,
+static __always_inline long cc_fork(struct io_uring_step_ctx *ctx,
 				    struct copychain_file *f)
 {
 	__u32 k, n = 0;

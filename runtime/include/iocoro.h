@@ -40,9 +40,9 @@ extern "C" {
 
 /* the patched uapi must be the one included above */
 #ifdef __cplusplus
-static_assert(sizeof(struct io_uring_bpf_ctx) == 32,
+static_assert(sizeof(struct io_uring_step_ctx) == 32,
 #else
-_Static_assert(sizeof(struct io_uring_bpf_ctx) == 32,
+_Static_assert(sizeof(struct io_uring_step_ctx) == 32,
 #endif
 	       "iocoro.h needs the patched kernel's <linux/io_uring.h> "
 	       "(pkg-config --cflags iocoro), included before <liburing.h>");
@@ -80,8 +80,9 @@ struct iocoro {
 /* setup flags iocoro_queue_init() always adds */
 #define IOCORO_SETUP_FLAGS (IORING_SETUP_SUBMIT_ALL | IORING_SETUP_COOP_TASKRUN)
 /* setup flags IORING_OP_BPF cannot work with: refused with -EINVAL */
-#define IOCORO_SETUP_UNUSABLE \
-	(IORING_SETUP_SQPOLL | IORING_SETUP_IOPOLL | IORING_SETUP_SQE128)
+#define IOCORO_SETUP_UNUSABLE                                              \
+	(IORING_SETUP_SQPOLL | IORING_SETUP_IOPOLL | IORING_SETUP_SQE128 |  \
+	 IORING_SETUP_CQE32)
 
 /* ---- kernel support --------------------------------------------------- */
 
@@ -108,9 +109,9 @@ const char *iocoro_strerror(int err);
  * IOCORO_SETUP_FLAGS, and check that the kernel can run IORING_OP_BPF on
  * it. Returns 0, -EINVAL for flags in IOCORO_SETUP_UNUSABLE (programs run
  * in the submitting task, which an SQPOLL or IOPOLL ring does not have;
- * steps queue 64-byte SQEs), -EOPNOTSUPP when the kernel lacks
- * IORING_OP_BPF, or io_uring_queue_init_params()'s error. On failure
- * nothing is left open.
+ * steps queue 64-byte SQEs; a CQE32 ring's requests carry no programs),
+ * -EOPNOTSUPP when the kernel lacks IORING_OP_BPF, or
+ * io_uring_queue_init_params()'s error. On failure nothing is left open.
  */
 int iocoro_queue_init(unsigned int entries, struct iocoro *co,
 		      unsigned int flags);

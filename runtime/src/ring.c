@@ -13,9 +13,10 @@ int iocoro__probe_fd(int ring_fd)
 	/*
 	 * On a ring without a table, only the series answers
 	 * IORING_DETACH_BPF with -ENXIO: a kernel without it answers the
-	 * opcode (49, past the numbers later kernels took) with -EINVAL.
-	 * Opcode probes cannot tell: later kernels have an io_uring opcode
-	 * with IORING_OP_BPF's number.
+	 * opcode (129, past the numbers later kernels take) with -EINVAL.
+	 * An opcode probe would tell only as long as no kernel gives
+	 * IORING_OP_BPF's number (128) a meaning of its own; the series'
+	 * 4.x versions used 58, which 6.15 gave to IORING_OP_RECV_ZC.
 	 */
 	int ret = io_uring_register(ring_fd, IORING_DETACH_BPF, NULL, 0);
 

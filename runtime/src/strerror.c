@@ -40,8 +40,8 @@ const char *iocoro_strerror(int err)
 	case EINVAL:
 		return "Invalid argument (iocoro: loading, the verifier refused "
 		       "a program, see iocoro_load_opts.log_buf; setting up a "
-		       "ring, IORING_OP_BPF cannot run with SQPOLL, IOPOLL or "
-		       "SQE128)";
+		       "ring, IORING_OP_BPF cannot run with SQPOLL, IOPOLL, "
+		       "SQE128 or CQE32)";
 	case EACCES:
 		return "Permission denied (iocoro: or the verifier refused the "
 		       "program; its log is in iocoro_load_opts.log_buf)";

@@ -160,7 +160,7 @@ static void test_user_data(void **state)
 
 static void test_ctx_accessors(void **state)
 {
-	struct io_uring_bpf_ctx ctx = {
+	struct io_uring_step_ctx ctx = {
 		.user_data = 0x1111222233334444ULL,
 		.prev_user_data = 0x5555666677778888ULL,
 		.prev_res = -ENOENT,
@@ -180,7 +180,7 @@ static void test_ctx_accessors(void **state)
 
 static void test_id_self(void **state)
 {
-	struct io_uring_bpf_ctx ctx = {
+	struct io_uring_step_ctx ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 7, 42),
 	};
 
@@ -191,7 +191,7 @@ static void test_id_self(void **state)
 
 static void test_await(void **state)
 {
-	struct io_uring_bpf_ctx ctx = {
+	struct io_uring_step_ctx ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 3, 9),
 	};
 	struct io_uring_sqe op;
@@ -201,25 +201,23 @@ static void test_await(void **state)
 	bpf_side_prep_read(&op, 5, buf, sizeof(buf), 0);
 	op.flags = IOSQE_ASYNC;
 	assert_int_equal(bpf_side_await(&ctx, &op), 0);
-	assert_int_equal(bm.nr_queued, 2);
-	/* the operation: hard-linked, silent on success, the caller's
-	 * flags kept, the coroutine's user_data */
+	/* one request: the operation, which carries this program */
+	assert_int_equal(bm.nr_queued, 1);
+	assert_int_equal(bm.queued_prog[0], 3);
+	/* silent on success, the caller's flags kept, not linked, the
+	 * coroutine's user_data as a step's */
 	assert_int_equal(bm.queued[0].opcode, IORING_OP_READ);
-	assert_int_equal(bm.queued[0].flags, IOSQE_ASYNC | IOSQE_IO_HARDLINK |
-			 IOSQE_CQE_SKIP_SUCCESS);
-	assert_true(bm.queued[0].user_data == iocoro_ud(IOCORO_UD_OP, 3, 9));
+	assert_int_equal(bm.queued[0].flags,
+			 IOSQE_ASYNC | IOSQE_CQE_SKIP_SUCCESS);
+	assert_true(bm.queued[0].user_data == iocoro_ud(IOCORO_UD_STEP, 3, 9));
 	assert_int_equal(bm.queued_len[0], sizeof(struct io_uring_sqe));
-	/* the next step: this program again, not linked further */
-	io_uring_prep_bpf(&lib, 3);
-	lib.flags = IOSQE_CQE_SKIP_SUCCESS;
-	lib.user_data = iocoro_ud(IOCORO_UD_STEP, 3, 9);
-	assert_sqe_equal(lib, bm.queued[1]);
-	assert_int_equal(bm.queued_len[1], sizeof(struct io_uring_sqe));
+	assert_int_equal(bm.queued[0].fd, 5);
+	assert_int_equal(bm.queued[0].len, sizeof(buf));
 }
 
 static void test_await_prog(void **state)
 {
-	struct io_uring_bpf_ctx ctx = {
+	struct io_uring_step_ctx ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 3, 9),
 	};
 	struct io_uring_sqe op;
@@ -227,36 +225,51 @@ static void test_await_prog(void **state)
 	(void)state;
 	bpf_side_prep_nop(&op);
 	assert_int_equal(bpf_side_await_prog(&ctx, &op, 12), 0);
-	/* the step after it runs program 12, which all user_data name */
-	assert_int_equal(bm.queued[1].off, 12);
-	assert_true(bm.queued[0].user_data == iocoro_ud(IOCORO_UD_OP, 12, 9));
-	assert_true(bm.queued[1].user_data == iocoro_ud(IOCORO_UD_STEP, 12, 9));
+	/* program 12 continues it, which its user_data names */
+	assert_int_equal(bm.nr_queued, 1);
+	assert_int_equal(bm.queued_prog[0], 12);
+	assert_true(bm.queued[0].user_data == iocoro_ud(IOCORO_UD_STEP, 12, 9));
+}
+
+static void test_await_as(void **state)
+{
+	struct io_uring_step_ctx ctx = {
+		.user_data = iocoro_ud(IOCORO_UD_STEP, 3, 9),
+	};
+	struct io_uring_sqe op;
+
+	(void)state;
+	bpf_side_prep_nop(&op);
+	/* a step of another coroutine, id 40, continued by program 5 */
+	assert_int_equal(bpf_side_await_as(&ctx, &op, 5, 40), 0);
+	assert_int_equal(bm.nr_queued, 1);
+	assert_int_equal(bm.queued_prog[0], 5);
+	assert_true(bm.queued[0].user_data == iocoro_ud(IOCORO_UD_STEP, 5, 40));
 }
 
 static void test_await_errors(void **state)
 {
-	struct io_uring_bpf_ctx ctx = {
+	struct io_uring_step_ctx ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 0, 1),
 	};
 	struct io_uring_sqe op;
 
 	(void)state;
-	/* the operation cannot be queued: nothing else is tried */
+	/* the helper's error comes back, whichever it is */
 	bm.queue_ret[0] = -EBUSY;
 	bpf_side_prep_nop(&op);
 	assert_int_equal(bpf_side_await(&ctx, &op), -EBUSY);
 	assert_int_equal(bm.nr_queued, 1);
-	/* the step cannot: its error comes back */
 	memset(&bm, 0, sizeof(bm));
-	bm.queue_ret[1] = -EBUSY;
+	bm.queue_ret[0] = -ELOOP;
 	bpf_side_prep_nop(&op);
-	assert_int_equal(bpf_side_await(&ctx, &op), -EBUSY);
-	assert_int_equal(bm.nr_queued, 2);
+	assert_int_equal(bpf_side_await(&ctx, &op), -ELOOP);
+	assert_int_equal(bm.nr_queued, 1);
 }
 
 static void test_next(void **state)
 {
-	struct io_uring_bpf_ctx ctx = {
+	struct io_uring_step_ctx ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 1, 77),
 	};
 
@@ -267,11 +280,27 @@ static void test_next(void **state)
 	assert_int_equal(bm.queued[0].off, 2);
 	assert_int_equal(bm.queued[0].flags, IOSQE_CQE_SKIP_SUCCESS);
 	assert_true(bm.queued[0].user_data == iocoro_ud(IOCORO_UD_STEP, 2, 77));
+	assert_int_equal(bm.queued_prog[0], -1);
+}
+
+static void test_spawn(void **state)
+{
+	struct io_uring_step_ctx ctx = {
+		.user_data = iocoro_ud(IOCORO_UD_STEP, 1, 77),
+	};
+
+	(void)state;
+	/* another coroutine, 78, whose first step runs program 4 */
+	assert_int_equal(bpf_side_spawn(&ctx, 4, 78), 0);
+	assert_int_equal(bm.nr_queued, 1);
+	assert_int_equal(bm.queued[0].opcode, IORING_OP_BPF);
+	assert_int_equal(bm.queued[0].off, 4);
+	assert_true(bm.queued[0].user_data == iocoro_ud(IOCORO_UD_STEP, 4, 78));
 }
 
 static void test_then(void **state)
 {
-	struct io_uring_bpf_ctx ctx = {
+	struct io_uring_step_ctx ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 0, 1),
 	};
 	struct io_uring_sqe op;
@@ -281,39 +310,38 @@ static void test_then(void **state)
 	bpf_side_prep_nop(&op);
 	assert_int_equal(bpf_side_then(&ctx, &op, &step, 4), 0);
 	assert_int_equal(step, 4);
-	assert_int_equal(bm.nr_queued, 2);
+	assert_int_equal(bm.nr_queued, 1);
+	assert_int_equal(bm.queued_prog[0], 0);
 }
 
 static void test_finish(void **state)
 {
-	struct io_uring_bpf_ctx ctx = {
+	struct io_uring_step_ctx ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 6, 31),
 	};
 	struct io_uring_cqe cqe = { 0 };
 	struct iocoro_done done;
 
 	(void)state;
-	assert_int_equal(bpf_side_finish(&ctx, -ENOENT), 0);
-	assert_int_equal(bm.nr_emitted, 1);
-	assert_int_equal(bm.emit_res, -ENOENT);
-	assert_int_equal(bm.emit_flags, 0);
-	/* the CQE it posts is, for user space, the coroutine's end */
-	cqe.user_data = bm.emit_user_data;
-	cqe.res = bm.emit_res;
+	/* the program returns the result, its request posts it */
+	assert_int_equal(bpf_side_finish(&ctx, -ENOENT), -ENOENT);
+	assert_int_equal(bm.nr_posted, 1);
+	/* the CQE posted is, for user space, the coroutine's end */
+	cqe.user_data = bm.post_user_data;
+	cqe.res = -ENOENT;
 	assert_int_equal(iocoro_cqe_done(&cqe, &done), 1);
 	assert_int_equal(done.how, IOCORO_FINISHED);
 	assert_int_equal(done.id, 31);
 	assert_int_equal(done.prog, 6);
 	assert_int_equal(done.res, -ENOENT);
-	/* a lost CQE is the program's error */
-	bm.emit_ret = -ENOMEM;
-	assert_int_equal(bpf_side_finish(&ctx, 0), -ENOMEM);
+	assert_int_equal(bpf_side_finish(&ctx, 77), 77);
+	assert_int_equal(bm.nr_posted, 2);
 }
 
 static void test_coroutine_steps(void **state)
 {
 	struct side_state st = { 0 };
-	struct io_uring_bpf_ctx ctx = {
+	struct io_uring_step_ctx ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 2, 3),
 	};
 
@@ -323,35 +351,34 @@ static void test_coroutine_steps(void **state)
 	assert_int_equal(side_coro(&ctx), 0);
 	assert_int_equal(bm.lookup_key, 3);
 	assert_int_equal(st.step, 1);
-	assert_int_equal(bm.nr_queued, 2);
-	assert_int_equal(bm.nr_emitted, 0);
+	assert_int_equal(bm.nr_queued, 1);
+	assert_int_equal(bm.nr_posted, 0);
 	/* second run, after the NOP: the end */
 	ctx.has_prev = 1;
 	ctx.prev_res = 5;
-	assert_int_equal(side_coro(&ctx), 0);
+	assert_int_equal(side_coro(&ctx), 105);
 	assert_int_equal(st.runs, 2);
-	assert_int_equal(bm.nr_emitted, 1);
-	assert_int_equal(bm.emit_res, 105);
+	assert_int_equal(bm.nr_posted, 1);
+	assert_true(bm.post_user_data == iocoro_ud(IOCORO_UD_END, 2, 3));
 	/* an unknown state ends it with -EINVAL */
 	st.step = 9;
-	assert_int_equal(side_coro(&ctx), 0);
-	assert_int_equal(bm.emit_res, -EINVAL);
+	assert_int_equal(side_coro(&ctx), -EINVAL);
+	assert_int_equal(bm.nr_posted, 2);
 }
 
 static void test_coroutine_no_state(void **state)
 {
-	struct io_uring_bpf_ctx ctx = {
+	struct io_uring_step_ctx ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 0, 99),
 	};
 
 	(void)state;
 	bm.lookup_value = NULL;
-	assert_int_equal(side_coro(&ctx), 0);
+	assert_int_equal(side_coro(&ctx), -ENOENT);
 	assert_int_equal(bm.lookup_key, 99);
 	assert_int_equal(bm.nr_queued, 0);
-	assert_int_equal(bm.nr_emitted, 1);
-	assert_int_equal(bm.emit_res, -ENOENT);
-	assert_true(bm.emit_user_data == iocoro_ud(IOCORO_UD_END, 0, 99));
+	assert_int_equal(bm.nr_posted, 1);
+	assert_true(bm.post_user_data == iocoro_ud(IOCORO_UD_END, 0, 99));
 }
 
 #define T(f) cmocka_unit_test_setup(f, reset)
@@ -373,6 +400,8 @@ int main(void)
 		T(test_id_self),
 		T(test_await),
 		T(test_await_prog),
+		T(test_await_as),
+		T(test_spawn),
 		T(test_await_errors),
 		T(test_next),
 		T(test_then),

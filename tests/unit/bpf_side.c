@@ -16,28 +16,38 @@ struct bpf_mock bm;
 #define SEC(name)
 #define IOCORO_BPF_IO_URING_HELPERS_H
 
-static long bpf_io_uring_queue_sqe(void *ctx, const void *sqe, __u32 len)
+static long mock_queue(const void *sqe, __u32 len, int prog)
 {
 	unsigned int i = bm.nr_queued;
 
-	(void)ctx;
 	if (i >= 8)
 		return -E2BIG;
 	memcpy(&bm.queued[i], sqe, sizeof(bm.queued[i]));
 	bm.queued_len[i] = len;
+	bm.queued_prog[i] = prog;
 	bm.nr_queued++;
 	return bm.queue_ret[i];
 }
 
-static long bpf_io_uring_emit_cqe(void *ctx, __u64 user_data, __s32 res,
-				  __u32 flags)
+static long bpf_io_uring_queue_sqe(void *ctx, const void *sqe, __u32 len)
 {
 	(void)ctx;
-	bm.nr_emitted++;
-	bm.emit_user_data = user_data;
-	bm.emit_res = res;
-	bm.emit_flags = flags;
-	return bm.emit_ret;
+	return mock_queue(sqe, len, -1);
+}
+
+static long bpf_io_uring_queue_sqe_cont(void *ctx, const void *sqe,
+					__u32 len, __u32 prog)
+{
+	(void)ctx;
+	return mock_queue(sqe, len, (int)prog);
+}
+
+static long bpf_io_uring_post_result(void *ctx, __u64 user_data)
+{
+	(void)ctx;
+	bm.nr_posted++;
+	bm.post_user_data = user_data;
+	return 0;
 }
 
 static void *bpf_map_lookup_elem(void *map, const void *key)
@@ -102,64 +112,75 @@ void bpf_side_prep_bpf(struct io_uring_sqe *sqe, unsigned int prog_index)
 	io_uring_prep_bpf(sqe, prog_index);
 }
 
-__u64 bpf_side_ctx_user_data(const struct io_uring_bpf_ctx *ctx)
+__u64 bpf_side_ctx_user_data(const struct io_uring_step_ctx *ctx)
 {
 	return iocoro_ctx_user_data(ctx);
 }
 
-int bpf_side_ctx_has_prev(const struct io_uring_bpf_ctx *ctx)
+int bpf_side_ctx_has_prev(const struct io_uring_step_ctx *ctx)
 {
 	return iocoro_ctx_has_prev(ctx);
 }
 
-__s32 bpf_side_ctx_prev_res(const struct io_uring_bpf_ctx *ctx)
+__s32 bpf_side_ctx_prev_res(const struct io_uring_step_ctx *ctx)
 {
 	return iocoro_ctx_prev_res(ctx);
 }
 
-__u32 bpf_side_ctx_prev_flags(const struct io_uring_bpf_ctx *ctx)
+__u32 bpf_side_ctx_prev_flags(const struct io_uring_step_ctx *ctx)
 {
 	return iocoro_ctx_prev_flags(ctx);
 }
 
-__u64 bpf_side_ctx_prev_user_data(const struct io_uring_bpf_ctx *ctx)
+__u64 bpf_side_ctx_prev_user_data(const struct io_uring_step_ctx *ctx)
 {
 	return iocoro_ctx_prev_user_data(ctx);
 }
 
-__u32 bpf_side_id(const struct io_uring_bpf_ctx *ctx)
+__u32 bpf_side_id(const struct io_uring_step_ctx *ctx)
 {
 	return iocoro_id(ctx);
 }
 
-__u32 bpf_side_self(const struct io_uring_bpf_ctx *ctx)
+__u32 bpf_side_self(const struct io_uring_step_ctx *ctx)
 {
 	return iocoro_self(ctx);
 }
 
-long bpf_side_await(struct io_uring_bpf_ctx *ctx, struct io_uring_sqe *sqe)
+long bpf_side_await(struct io_uring_step_ctx *ctx, struct io_uring_sqe *sqe)
 {
 	return iocoro_await(ctx, sqe);
 }
 
-long bpf_side_await_prog(struct io_uring_bpf_ctx *ctx,
+long bpf_side_await_prog(struct io_uring_step_ctx *ctx,
 			 struct io_uring_sqe *sqe, __u32 prog)
 {
 	return iocoro_await_prog(ctx, sqe, prog);
 }
 
-long bpf_side_next(struct io_uring_bpf_ctx *ctx, __u32 prog)
+long bpf_side_next(struct io_uring_step_ctx *ctx, __u32 prog)
 {
 	return iocoro_next(ctx, prog);
 }
 
-long bpf_side_then(struct io_uring_bpf_ctx *ctx, struct io_uring_sqe *sqe,
+long bpf_side_then(struct io_uring_step_ctx *ctx, struct io_uring_sqe *sqe,
 		   __u32 *step, __u32 next)
 {
 	return iocoro_then(ctx, sqe, step, next);
 }
 
-int bpf_side_finish(struct io_uring_bpf_ctx *ctx, __s32 res)
+long bpf_side_spawn(struct io_uring_step_ctx *ctx, __u32 prog, __u32 id)
+{
+	return iocoro_spawn(ctx, prog, id);
+}
+
+long bpf_side_await_as(struct io_uring_step_ctx *ctx,
+		       struct io_uring_sqe *sqe, __u32 prog, __u32 id)
+{
+	return iocoro_await_as(ctx, sqe, prog, id);
+}
+
+int bpf_side_finish(struct io_uring_step_ctx *ctx, __s32 res)
 {
 	return iocoro_finish(ctx, res);
 }

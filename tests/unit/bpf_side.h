@@ -11,17 +11,16 @@
 #include <linux/io_uring.h>
 
 struct bpf_mock {
-	/* bpf_io_uring_queue_sqe() */
+	/* bpf_io_uring_queue_sqe() and bpf_io_uring_queue_sqe_cont() */
 	unsigned int nr_queued;
 	struct io_uring_sqe queued[8];
 	__u32 queued_len[8];
+	/* the program an SQE carries (_cont()), or -1 */
+	int queued_prog[8];
 	long queue_ret[8];	/* per call, 0 by default */
-	/* bpf_io_uring_emit_cqe() */
-	unsigned int nr_emitted;
-	__u64 emit_user_data;
-	__s32 emit_res;
-	__u32 emit_flags;
-	long emit_ret;
+	/* bpf_io_uring_post_result() */
+	unsigned int nr_posted;
+	__u64 post_user_data;
 	/* bpf_map_lookup_elem() */
 	unsigned int nr_lookups;
 	__u32 lookup_key;
@@ -45,27 +44,30 @@ void bpf_side_prep_timeout(struct io_uring_sqe *sqe, void *ts,
 			   unsigned int count, unsigned int flags);
 void bpf_side_prep_bpf(struct io_uring_sqe *sqe, unsigned int prog_index);
 
-__u64 bpf_side_ctx_user_data(const struct io_uring_bpf_ctx *ctx);
-int bpf_side_ctx_has_prev(const struct io_uring_bpf_ctx *ctx);
-__s32 bpf_side_ctx_prev_res(const struct io_uring_bpf_ctx *ctx);
-__u32 bpf_side_ctx_prev_flags(const struct io_uring_bpf_ctx *ctx);
-__u64 bpf_side_ctx_prev_user_data(const struct io_uring_bpf_ctx *ctx);
+__u64 bpf_side_ctx_user_data(const struct io_uring_step_ctx *ctx);
+int bpf_side_ctx_has_prev(const struct io_uring_step_ctx *ctx);
+__s32 bpf_side_ctx_prev_res(const struct io_uring_step_ctx *ctx);
+__u32 bpf_side_ctx_prev_flags(const struct io_uring_step_ctx *ctx);
+__u64 bpf_side_ctx_prev_user_data(const struct io_uring_step_ctx *ctx);
 
-__u32 bpf_side_id(const struct io_uring_bpf_ctx *ctx);
-__u32 bpf_side_self(const struct io_uring_bpf_ctx *ctx);
-long bpf_side_await(struct io_uring_bpf_ctx *ctx, struct io_uring_sqe *sqe);
-long bpf_side_await_prog(struct io_uring_bpf_ctx *ctx,
+__u32 bpf_side_id(const struct io_uring_step_ctx *ctx);
+__u32 bpf_side_self(const struct io_uring_step_ctx *ctx);
+long bpf_side_await(struct io_uring_step_ctx *ctx, struct io_uring_sqe *sqe);
+long bpf_side_await_prog(struct io_uring_step_ctx *ctx,
 			 struct io_uring_sqe *sqe, __u32 prog);
-long bpf_side_next(struct io_uring_bpf_ctx *ctx, __u32 prog);
-long bpf_side_then(struct io_uring_bpf_ctx *ctx, struct io_uring_sqe *sqe,
+long bpf_side_next(struct io_uring_step_ctx *ctx, __u32 prog);
+long bpf_side_spawn(struct io_uring_step_ctx *ctx, __u32 prog, __u32 id);
+long bpf_side_await_as(struct io_uring_step_ctx *ctx,
+		       struct io_uring_sqe *sqe, __u32 prog, __u32 id);
+long bpf_side_then(struct io_uring_step_ctx *ctx, struct io_uring_sqe *sqe,
 		   __u32 *step, __u32 next);
-int bpf_side_finish(struct io_uring_bpf_ctx *ctx, __s32 res);
+int bpf_side_finish(struct io_uring_step_ctx *ctx, __s32 res);
 
 /* IOCORO_COROUTINE(side_coro, ...): steps 0 -> 1 -> end (see bpf_side.c) */
 struct side_state {
 	__u32 step;
 	__u32 runs;
 };
-int side_coro(struct io_uring_bpf_ctx *ctx);
+int side_coro(struct io_uring_step_ctx *ctx);
 
 #endif

@@ -2,7 +2,7 @@
 /* 65 iouring programs: one more than a table holds (unit tests, -E2BIG). */
 #include <iocoro/bpf.h>
 
-#define PROG(n) SEC("iouring") int p##n(struct io_uring_bpf_ctx *ctx) { (void)ctx; return n; }
+#define PROG(n) SEC("iouring") int p##n(struct io_uring_step_ctx *ctx) { (void)ctx; return n; }
 PROG(0)
 PROG(1)
 PROG(2)

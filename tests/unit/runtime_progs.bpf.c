@@ -21,7 +21,7 @@ struct {
 } states SEC(".maps");
 
 SEC("iouring")
-int first(struct io_uring_bpf_ctx *ctx)
+int first(struct io_uring_step_ctx *ctx)
 {
 	return iocoro_finish(ctx, 1);
 }
@@ -34,19 +34,19 @@ int not_ours(void *ctx)
 }
 
 SEC("iouring.s")
-int sleeper(struct io_uring_bpf_ctx *ctx)
+int sleeper(struct io_uring_step_ctx *ctx)
 {
 	return iocoro_finish(ctx, 2);
 }
 
 SEC("iouring/named")
-int named(struct io_uring_bpf_ctx *ctx)
+int named(struct io_uring_step_ctx *ctx)
 {
 	return iocoro_finish(ctx, 3);
 }
 
 SEC("iouring.s/named")
-int sleeper_named(struct io_uring_bpf_ctx *ctx)
+int sleeper_named(struct io_uring_step_ctx *ctx)
 {
 	return iocoro_finish(ctx, 4);
 }

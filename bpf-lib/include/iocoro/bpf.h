@@ -7,8 +7,11 @@
  * gives the patched uapi (linux/bpf.h, linux/io_uring.h), libbpf's
  * bpf_helpers.h (SEC(), maps, the stock helpers), and
  *
- *   iocoro/bpf_io_uring_helpers.h  bpf_io_uring_queue_sqe(), bpf_io_uring_emit_cqe(),
- *                             generated from the patched uapi at build time
+ *   iocoro/bpf_io_uring_helpers.h  bpf_io_uring_queue_sqe(),
+ *                             bpf_io_uring_queue_sqe_cont(),
+ *                             bpf_io_uring_emit_cqe(),
+ *                             bpf_io_uring_post_result(), generated from
+ *                             the patched uapi at build time
  *   iocoro/bpf_prep.h         io_uring_prep_*() for SQEs built in BPF
  *   iocoro/bpf_ctx.h          iocoro_ctx_*(): the previous completion
  *   iocoro/bpf_coro.h         coroutines: iocoro_await(), iocoro_finish(),
@@ -43,13 +46,19 @@ _Static_assert(IOCORO_BPF_FUNC_io_uring_queue_sqe == BPF_FUNC_io_uring_queue_sqe
 	       "iocoro/bpf_io_uring_helpers.h was generated from another linux/bpf.h");
 _Static_assert(IOCORO_BPF_FUNC_io_uring_emit_cqe == BPF_FUNC_io_uring_emit_cqe,
 	       "iocoro/bpf_io_uring_helpers.h was generated from another linux/bpf.h");
-_Static_assert(sizeof(struct io_uring_bpf_ctx) == 32 &&
-	       __builtin_offsetof(struct io_uring_bpf_ctx, user_data) == 0 &&
-	       __builtin_offsetof(struct io_uring_bpf_ctx, prev_user_data) == 8 &&
-	       __builtin_offsetof(struct io_uring_bpf_ctx, prev_res) == 16 &&
-	       __builtin_offsetof(struct io_uring_bpf_ctx, prev_flags) == 20 &&
-	       __builtin_offsetof(struct io_uring_bpf_ctx, has_prev) == 24,
-	       "struct io_uring_bpf_ctx differs from the layout iocoro knows");
+_Static_assert(IOCORO_BPF_FUNC_io_uring_queue_sqe_cont ==
+		       BPF_FUNC_io_uring_queue_sqe_cont,
+	       "iocoro/bpf_io_uring_helpers.h was generated from another linux/bpf.h");
+_Static_assert(IOCORO_BPF_FUNC_io_uring_post_result ==
+		       BPF_FUNC_io_uring_post_result,
+	       "iocoro/bpf_io_uring_helpers.h was generated from another linux/bpf.h");
+_Static_assert(sizeof(struct io_uring_step_ctx) == 32 &&
+	       __builtin_offsetof(struct io_uring_step_ctx, user_data) == 0 &&
+	       __builtin_offsetof(struct io_uring_step_ctx, prev_user_data) == 8 &&
+	       __builtin_offsetof(struct io_uring_step_ctx, prev_res) == 16 &&
+	       __builtin_offsetof(struct io_uring_step_ctx, prev_flags) == 20 &&
+	       __builtin_offsetof(struct io_uring_step_ctx, has_prev) == 24,
+	       "struct io_uring_step_ctx differs from the layout iocoro knows");
 _Static_assert(sizeof(struct io_uring_sqe) == 64,
 	       "iocoro's programs queue 64-byte SQEs (no IORING_SETUP_SQE128)");
 

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR MIT) */
 /*
- * Coroutines in BPF: a coroutine is a chain of IORING_OP_BPF requests, its
- * steps, each hard-linked after the operation the step before queued. A
- * step sees that operation's result in its ctx, decides, and either awaits
- * the next operation or finishes. Its state lives in a map slot indexed by
- * the coroutine's id, which every request of the coroutine carries in its
- * user_data (iocoro/user_data.h).
+ * Coroutines in BPF: a coroutine is a chain of requests, each of which
+ * carries the program that continues the coroutine once it completed (a
+ * step): the kernel runs that program at the operation's completion, with
+ * the result in its ctx, and the program decides and either awaits the
+ * next operation or finishes. One request a step: the operation is the
+ * step. The coroutine starts with an IORING_OP_BPF request (user space's
+ * iocoro_start()), whose program runs as soon as it is issued. Its state
+ * lives in a map slot indexed by the coroutine's id, which every request
+ * of the coroutine carries in its user_data (iocoro/user_data.h).
  *
  *   struct cat_state { __u32 step; __s32 fd; __u64 buf; };
  *   enum { CAT_OPEN, CAT_READ, CAT_CLOSE };
@@ -33,14 +36,15 @@
  *           return iocoro_finish(ctx, -EINVAL);
  *   }
  *
- * CQEs: the step and operation requests are queued with
- * IOSQE_CQE_SKIP_SUCCESS, so a coroutine that goes well posts exactly one
- * CQE, its end (iocoro_finish()). A failed operation posts its CQE (user
- * space skips it) and the step after it still runs: it is hard-linked. A
- * step that returns a negative value fails its request, whose CQE then
- * ends the coroutine with that error; so do the kernel's own errors
- * (-ELOOP when the step budget is spent, -ECANCELED when the task or the
- * ring goes away, -EBADF when the program is no longer attached).
+ * CQEs: steps are queued with IOSQE_CQE_SKIP_SUCCESS, so a coroutine that
+ * goes well posts exactly one CQE, its end: the CQE of the step whose
+ * program called iocoro_finish() (user_data IOCORO_UD_END, res the result
+ * it returned). A failed operation posts nothing: its step runs and sees
+ * the error. A step that returns a negative value without iocoro_finish()
+ * fails its request, whose CQE (IOCORO_UD_STEP) then ends the coroutine
+ * with that error; so do the kernel's own errors (-ELOOP when the step
+ * budget is spent, -ECANCELED when the task or the ring goes away or the
+ * step is cancelled, -EBADF when the program is no longer attached).
  *
  * Everything here is always inlined and loop-free: the verifier sees one
  * straight function per program. Include <iocoro/bpf.h> rather than this
@@ -59,13 +63,13 @@
 #include <iocoro/user_data.h>
 
 /* the id of the coroutine this step belongs to */
-IOCORO_INLINE __u32 iocoro_id(const struct io_uring_bpf_ctx *ctx)
+IOCORO_INLINE __u32 iocoro_id(const struct io_uring_step_ctx *ctx)
 {
 	return iocoro_ud_id(ctx->user_data);
 }
 
 /* the index of the program running this step (its own table slot) */
-IOCORO_INLINE __u32 iocoro_self(const struct io_uring_bpf_ctx *ctx)
+IOCORO_INLINE __u32 iocoro_self(const struct io_uring_step_ctx *ctx)
 {
 	return iocoro_ud_prog(ctx->user_data);
 }
@@ -81,48 +85,61 @@ IOCORO_INLINE __u32 iocoro_self(const struct io_uring_bpf_ctx *ctx)
 	})
 
 /*
- * Queue the step that continues the coroutine, run by program @prog,
- * hard-linked after whatever this run queued last with IOSQE_IO_HARDLINK
- * (or on its own). Returns 0 or the helper's error.
+ * Queue a step of coroutine @id that does nothing but run program @prog:
+ * an IORING_OP_BPF request, whose program runs as soon as it is issued,
+ * with no operation result in its ctx. How a step starts another
+ * coroutine (give it its own id and state slot) without an operation.
+ * Returns 0 or the helper's error (-EBUSY, -ELOOP as iocoro_await()).
  */
-IOCORO_INLINE long iocoro_next(struct io_uring_bpf_ctx *ctx, __u32 prog)
+IOCORO_INLINE long iocoro_spawn(struct io_uring_step_ctx *ctx, __u32 prog,
+				__u32 id)
 {
 	struct io_uring_sqe step;
 
 	io_uring_prep_bpf(&step, prog);
-	step.user_data = iocoro_ud(IOCORO_UD_STEP, prog, iocoro_id(ctx));
+	step.user_data = iocoro_ud(IOCORO_UD_STEP, prog, id);
 	step.flags = IOSQE_CQE_SKIP_SUCCESS;
 	return bpf_io_uring_queue_sqe(ctx, &step, sizeof(step));
 }
 
+/* iocoro_spawn() of this coroutine: its next step runs program @prog */
+IOCORO_INLINE long iocoro_next(struct io_uring_step_ctx *ctx, __u32 prog)
+{
+	return iocoro_spawn(ctx, prog, iocoro_id(ctx));
+}
+
 /*
- * Queue the operation @sqe (prepared with an io_uring_prep_*() helper)
- * and, hard-linked after it, the next step, run by program @prog: that
- * step finds the operation's result in iocoro_ctx_prev_res(). @sqe's
- * user_data and its IOSQE_IO_HARDLINK and IOSQE_CQE_SKIP_SUCCESS flags
- * are set here; other flags are kept.
+ * Queue the operation @sqe (prepared with an io_uring_prep_*() helper) as
+ * a step of coroutine @id: once it completed, program @prog runs and finds
+ * its result in iocoro_ctx_prev_res(). @sqe's user_data and its
+ * IOSQE_CQE_SKIP_SUCCESS flag are set here; other flags are kept. One
+ * request: the operation carries its continuation
+ * (bpf_io_uring_queue_sqe_cont()).
  *
  * Returns 0, or the helper's error (-EBUSY when the run already queued
  * IOCORO_MAX_QUEUED_SQES SQEs, -ELOOP when the coroutine's step budget
- * cannot pay for the next step). Return that error from the program: the
- * coroutine then ends with it. When only the operation could be queued,
- * it still runs, but nothing follows it.
+ * cannot pay for the next step, -EBADF when @prog is not attached). Return
+ * that error from the program: the coroutine then ends with it. Nothing
+ * was queued then.
  */
-IOCORO_INLINE long iocoro_await_prog(struct io_uring_bpf_ctx *ctx,
+IOCORO_INLINE long iocoro_await_as(struct io_uring_step_ctx *ctx,
+				   struct io_uring_sqe *sqe, __u32 prog,
+				   __u32 id)
+{
+	sqe->user_data = iocoro_ud(IOCORO_UD_STEP, prog, id);
+	sqe->flags |= IOSQE_CQE_SKIP_SUCCESS;
+	return bpf_io_uring_queue_sqe_cont(ctx, sqe, sizeof(*sqe), prog);
+}
+
+/* iocoro_await_as() of this coroutine, continued by program @prog */
+IOCORO_INLINE long iocoro_await_prog(struct io_uring_step_ctx *ctx,
 				     struct io_uring_sqe *sqe, __u32 prog)
 {
-	long ret;
-
-	sqe->user_data = iocoro_ud(IOCORO_UD_OP, prog, iocoro_id(ctx));
-	sqe->flags |= IOSQE_IO_HARDLINK | IOSQE_CQE_SKIP_SUCCESS;
-	ret = bpf_io_uring_queue_sqe(ctx, sqe, sizeof(*sqe));
-	if (ret)
-		return ret;
-	return iocoro_next(ctx, prog);
+	return iocoro_await_as(ctx, sqe, prog, iocoro_id(ctx));
 }
 
 /* iocoro_await_prog() with this program as the next step */
-IOCORO_INLINE long iocoro_await(struct io_uring_bpf_ctx *ctx,
+IOCORO_INLINE long iocoro_await(struct io_uring_step_ctx *ctx,
 				struct io_uring_sqe *sqe)
 {
 	return iocoro_await_prog(ctx, sqe, iocoro_self(ctx));
@@ -133,7 +150,7 @@ IOCORO_INLINE long iocoro_await(struct io_uring_bpf_ctx *ctx,
  * (stored in *@step, a field of the coroutine's state), then await @sqe.
  * Returns what iocoro_await() returns: return it from the program.
  */
-IOCORO_INLINE long iocoro_then(struct io_uring_bpf_ctx *ctx,
+IOCORO_INLINE long iocoro_then(struct io_uring_step_ctx *ctx,
 			       struct io_uring_sqe *sqe, __u32 *step,
 			       __u32 next)
 {
@@ -142,30 +159,31 @@ IOCORO_INLINE long iocoro_then(struct io_uring_bpf_ctx *ctx,
 }
 
 /*
- * End the coroutine with result @res: post its end CQE (IOCORO_UD_END,
- * res = @res), which user space's iocoro_wait() returns. Returns 0, or the
- * helper's error (-ECANCELED: the ring is going away; -ENOMEM: the CQE
- * was lost). Use: return iocoro_finish(ctx, res);
+ * End the coroutine with result @res: this step's request posts its CQE
+ * with user_data IOCORO_UD_END and res @res once the program returned it,
+ * which user space's iocoro_wait() returns. It is the request's own CQE,
+ * never dropped and counted against no limit of the run. Returns @res,
+ * for: return iocoro_finish(ctx, res);
  */
-IOCORO_INLINE int iocoro_finish(struct io_uring_bpf_ctx *ctx, __s32 res)
+IOCORO_INLINE int iocoro_finish(struct io_uring_step_ctx *ctx, __s32 res)
 {
-	return (int)bpf_io_uring_emit_cqe(ctx,
-		iocoro_ud(IOCORO_UD_END, iocoro_self(ctx), iocoro_id(ctx)),
-		res, 0);
+	bpf_io_uring_post_result(ctx,
+		iocoro_ud(IOCORO_UD_END, iocoro_self(ctx), iocoro_id(ctx)));
+	return res;
 }
 
 /*
  * Define a coroutine program @name in SEC("iouring") whose state is the
  * value of type @type in map @map at the coroutine's id. The body that
- * follows sees `struct io_uring_bpf_ctx *ctx` and `@type *st` (never
+ * follows sees `struct io_uring_step_ctx *ctx` and `@type *st` (never
  * NULL: a coroutine without a slot ends with -ENOENT) and returns the
  * program's result, usually from iocoro_then() or iocoro_finish().
  * IOCORO_COROUTINE_SLEEPABLE is the same in SEC("iouring.s").
  */
 #define IOCORO_COROUTINE_SEC_(sec, name, map, type)                         \
 	static inline __attribute__((always_inline)) int                    \
-	name##_step(struct io_uring_bpf_ctx *ctx, type *st);                \
-	SEC(sec) int name(struct io_uring_bpf_ctx *ctx)                     \
+	name##_step(struct io_uring_step_ctx *ctx, type *st);                \
+	SEC(sec) int name(struct io_uring_step_ctx *ctx)                     \
 	{                                                                   \
 		type *st = iocoro_state(&(map), ctx);                       \
                                                                             \
@@ -174,7 +192,7 @@ IOCORO_INLINE int iocoro_finish(struct io_uring_bpf_ctx *ctx, __s32 res)
 		return name##_step(ctx, st);                                \
 	}                                                                   \
 	static inline __attribute__((always_inline)) int                    \
-	name##_step(struct io_uring_bpf_ctx *ctx, type *st)
+	name##_step(struct io_uring_step_ctx *ctx, type *st)
 
 #define IOCORO_COROUTINE(name, map, type)                                   \
 	IOCORO_COROUTINE_SEC_("iouring", name, map, type)

@@ -9,9 +9,11 @@
  *   bits 39..32  index of the program that runs the coroutine's next step
  *   bits 31..0   coroutine id, chosen by user space at iocoro_start()
  *
- * Every request of a coroutine carries its id: the IORING_OP_BPF requests
- * that run its steps (IOCORO_UD_STEP), the operations the steps queue
- * (IOCORO_UD_OP), and the CQE that reports its end (IOCORO_UD_END).
+ * Every request of a coroutine carries its id: its steps (IOCORO_UD_STEP),
+ * the requests that carry the program that continues the coroutine once
+ * they completed (an operation, or IORING_OP_BPF), the operations a step
+ * queues without one (IOCORO_UD_OP), and the CQE that reports its end
+ * (IOCORO_UD_END), which the last step's request posts.
  */
 #ifndef IOCORO_USER_DATA_H
 #define IOCORO_USER_DATA_H
@@ -42,11 +44,11 @@
 #define IOCORO_MAX_BUDGET	IORING_BPF_MAX_BUDGET
 
 enum iocoro_ud_kind {
-	/* an IORING_OP_BPF request running a step; CQE only on failure */
+	/* a step; its CQE only when it failed: res, the coroutine's error */
 	IOCORO_UD_STEP	= 1,
-	/* an operation a step queued; CQE only on failure */
+	/* an operation a step queued on its own; CQE only on failure */
 	IOCORO_UD_OP	= 2,
-	/* the end of the coroutine, posted by iocoro_finish(); res: result */
+	/* the end of the coroutine (iocoro_finish()); res: its result */
 	IOCORO_UD_END	= 3,
 };
 

@@ -13,7 +13,7 @@
 #include <linux/io_uring.h>
 #include <bpf/bpf_helpers.h>
 
-/* the helper of patch 0004, by its id in the patched uapi header */
+/* the helper of patch 0006, by its id in the patched uapi header */
 static long (*bpf_io_uring_queue_sqe)(void *ctx, const void *sqe, __u32 len) =
 	(void *)BPF_FUNC_io_uring_queue_sqe;
 

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The abi suite (tests/lib/case.h): guest tests of the ABI of the kernel
- * series' patches 0001-0004, one file per feature:
+ * series' patches 0002-0006, one file per feature:
  *
- *   op.c         0003 IORING_OP_BPF (and the probe that reports it)
- *   attach.c     0002 io_uring_register(IORING_ATTACH_BPF /
+ *   op.c         0004 IORING_OP_BPF (and the probe that reports it)
+ *   attach.c     0003 io_uring_register(IORING_ATTACH_BPF /
  *                IORING_DETACH_BPF), the ring's fdinfo
- *   queue.c      0004 bpf_io_uring_queue_sqe()
- *   privilege.c  0001 BPF_PROG_TYPE_IOURING and CAP_BPF, ring restrictions
+ *   queue.c      0005, 0006 bpf_io_uring_queue_sqe()
+ *   privilege.c  0002 BPF_PROG_TYPE_IOURING and CAP_BPF, ring restrictions
  *   release.c    the lifetime of attached programs
  *
  * One ctest test abi_<case> per IOCORO_CASE. Every case asserts exact
@@ -43,12 +43,10 @@
 #include "abi.skel.h"
 
 /* the ABI of the series, as the patched uapi headers define it */
-_Static_assert(BPF_PROG_TYPE_IOURING == BPF_PROG_TYPE_NETFILTER + 1,
-	       "BPF_PROG_TYPE_IOURING follows BPF_PROG_TYPE_NETFILTER");
-_Static_assert(IORING_ATTACH_BPF == 48, "IORING_ATTACH_BPF is 48");
-_Static_assert(IORING_DETACH_BPF == 49, "IORING_DETACH_BPF is 49");
-_Static_assert(IORING_OP_BPF == IORING_OP_LISTEN + 1,
-	       "IORING_OP_BPF follows IORING_OP_LISTEN");
+_Static_assert(BPF_PROG_TYPE_IOURING == 62, "BPF_PROG_TYPE_IOURING is 62");
+_Static_assert(IORING_ATTACH_BPF == 128, "IORING_ATTACH_BPF is 128");
+_Static_assert(IORING_DETACH_BPF == 129, "IORING_DETACH_BPF is 129");
+_Static_assert(IORING_OP_BPF == 128, "IORING_OP_BPF is 128");
 _Static_assert(BPF_FUNC_io_uring_queue_sqe == 212,
 	       "bpf_io_uring_queue_sqe is helper 212");
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* 0008 the step budget: IORING_REGISTER_BPF_BUDGET and its default */
+/* 0006, 0011 the step budget: IORING_REGISTER_BPF_BUDGET and its default */
 #include "chain.h"
 
 /*
@@ -66,7 +66,7 @@ static void fan_run(struct io_uring *ring, struct chain_bpf *skel,
 	       ms_since(t0) < URING_CQE_TIMEOUT_MS) {
 		struct io_uring_cqe *cqe;
 
-		/* an enter: steps beyond a pass wait for one */
+		/* an enter: steps left over a tick wait for one */
 		if (!uring_wait_cqe_ms(ring, &cqe, 10))
 			break;
 	}

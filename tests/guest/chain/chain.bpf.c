@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * BPF_PROG_TYPE_IOURING programs for the guest tests of patches 0005-0009
+ * BPF_PROG_TYPE_IOURING programs for the guest tests of patches 0006-0015
  * ("decisions in the kernel"): the previous completion in the context, the
  * program's return value as the request's result, the step budget and
  * sleepable programs, those that several files of the chain suite use (a
@@ -17,7 +17,7 @@
 #include <linux/io_uring.h>
 #include <bpf/bpf_helpers.h>
 
-/* the helpers of patches 0004 and 0007, by their ids in the patched uapi */
+/* the helpers of patches 0006 and 0008, by their ids in the patched uapi */
 static long (*bpf_io_uring_queue_sqe)(void *ctx, const void *sqe, __u32 len) =
 	(void *)BPF_FUNC_io_uring_queue_sqe;
 static long (*bpf_io_uring_emit_cqe)(void *ctx, __u64 user_data, __s32 res,
@@ -47,7 +47,7 @@ long nc_emit_rc;
 long nc_queue_rc;	/* the first failed queue_sqe */
 
 SEC("iouring")
-int nop_chain(struct io_uring_bpf_ctx *ctx)
+int nop_chain(struct io_uring_step_ctx *ctx)
 {
 	struct io_uring_sqe sqe;
 	__u32 n = ++nc_runs;
@@ -104,7 +104,7 @@ __u64 fa_prev_ud;
 __u64 fa_ud;
 
 SEC("iouring")
-int fail_abort(struct io_uring_bpf_ctx *ctx)
+int fail_abort(struct io_uring_step_ctx *ctx)
 {
 	fa_runs++;
 	fa_ud = ctx->user_data;
@@ -134,7 +134,7 @@ __u32 fn_queue_err;
 long fn_queue_rc;
 
 SEC("iouring")
-int fan(struct io_uring_bpf_ctx *ctx)
+int fan(struct io_uring_step_ctx *ctx)
 {
 	struct io_uring_sqe sqe;
 	__u32 i;
@@ -180,7 +180,7 @@ __u32 tk_queue_err;
 long tk_queue_rc;
 
 SEC("iouring")
-int tick(struct io_uring_bpf_ctx *ctx)
+int tick(struct io_uring_step_ctx *ctx)
 {
 	struct io_uring_sqe sqe;
 	long rc;
@@ -226,7 +226,7 @@ __s32 rv_ret;
 __u32 rv_runs;
 
 SEC("iouring")
-int ret_val(struct io_uring_bpf_ctx *ctx)
+int ret_val(struct io_uring_step_ctx *ctx)
 {
 	(void)ctx;
 	rv_runs++;

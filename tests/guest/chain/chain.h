@@ -3,16 +3,18 @@
  * The chain suite (tests/lib/case.h): guest tests of the kernel series'
  * "decisions in the kernel" patches, one file per feature:
  *
- *   nop_chain.c  a coroutine of 10,000 NOP steps (0005, 0006)
- *   sleepable.c  a read, then a sleepable step: 0005 the previous
- *                completion in struct io_uring_bpf_ctx, 0009 sleepable
- *                programs and bpf_copy_from_user()
- *   failed_op.c  a failed op, then a step (0005)
- *   emit.c       0007 bpf_io_uring_emit_cqe()
- *   budget.c     0008 the step budget (IORING_REGISTER_BPF_BUDGET)
- *   teardown.c   0008 fatal signals; teardown under load
+ *   nop_chain.c  a coroutine of 10,000 NOP steps (0004, 0006)
+ *   sleepable.c  a read, then a sleepable step: 0004 the previous
+ *                completion in struct io_uring_step_ctx, 0014 and 0015
+ *                sleepable programs and bpf_copy_from_user()
+ *   failed_op.c  a failed op, then a step (0004)
+ *   emit.c       0008 bpf_io_uring_emit_cqe()
+ *   budget.c     0006, 0011 the step budget (IORING_REGISTER_BPF_BUDGET)
+ *   teardown.c   0007, 0012 fatal signals; teardown under load
+ *   scale.c      teardown of 100,000 coroutines in flight
+ *   cont_link.c  0009 a request with a continuation at the head of a link
  *   verifier.c   the context and helpers the verifier allows
- *   retval.c     0006 the program's return value is the IORING_OP_BPF
+ *   retval.c     0004 the program's return value is the IORING_OP_BPF
  *                request's result
  *
  * One ctest test chain_<case> per IOCORO_CASE. Every case asserts exact
@@ -56,24 +58,24 @@
 #include "uring_bpf.h"
 #include "chain.skel.h"
 
-/* the ABI of patches 0005-0009, as the patched uapi headers define it */
+/* the ABI of patches 0006-0015, as the patched uapi headers define it */
 _Static_assert(BPF_FUNC_io_uring_emit_cqe == 213,
 	       "bpf_io_uring_emit_cqe is helper 213");
-_Static_assert(IORING_REGISTER_BPF_BUDGET == 50,
-	       "IORING_REGISTER_BPF_BUDGET is 50");
-_Static_assert(sizeof(struct io_uring_bpf_ctx) == 32,
-	       "struct io_uring_bpf_ctx is 32 bytes");
-_Static_assert(offsetof(struct io_uring_bpf_ctx, user_data) == 0, "layout");
-_Static_assert(offsetof(struct io_uring_bpf_ctx, prev_user_data) == 8,
+_Static_assert(IORING_REGISTER_BPF_BUDGET == 130,
+	       "IORING_REGISTER_BPF_BUDGET is 130");
+_Static_assert(sizeof(struct io_uring_step_ctx) == 32,
+	       "struct io_uring_step_ctx is 32 bytes");
+_Static_assert(offsetof(struct io_uring_step_ctx, user_data) == 0, "layout");
+_Static_assert(offsetof(struct io_uring_step_ctx, prev_user_data) == 8,
 	       "layout");
-_Static_assert(offsetof(struct io_uring_bpf_ctx, prev_res) == 16, "layout");
-_Static_assert(offsetof(struct io_uring_bpf_ctx, prev_flags) == 20, "layout");
-_Static_assert(offsetof(struct io_uring_bpf_ctx, has_prev) == 24, "layout");
-_Static_assert(offsetof(struct io_uring_bpf_ctx, resv) == 28, "layout");
+_Static_assert(offsetof(struct io_uring_step_ctx, prev_res) == 16, "layout");
+_Static_assert(offsetof(struct io_uring_step_ctx, prev_flags) == 20, "layout");
+_Static_assert(offsetof(struct io_uring_step_ctx, has_prev) == 24, "layout");
+_Static_assert(offsetof(struct io_uring_step_ctx, resv) == 28, "layout");
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* the uapi's limits of patch 0008 */
+/* the uapi's limits of patches 0006 and 0011 */
 #define DEFAULT_BUDGET IORING_BPF_DEFAULT_BUDGET
 #define MAX_BUDGET IORING_BPF_MAX_BUDGET
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The programs of emit.c (patch 0007, bpf_io_uring_emit_cqe()): an object
+ * The programs of emit.c (patch 0008, bpf_io_uring_emit_cqe()): an object
  * of their own (emit.skel.h), attached by uring_attach_object() in the
  * order below (enum emit_prog in emit.c).
  */
@@ -8,7 +8,7 @@
 #include <linux/io_uring.h>
 #include <bpf/bpf_helpers.h>
 
-/* the helper of patch 0007, by its id in the patched uapi */
+/* the helper of patch 0008, by its id in the patched uapi */
 static long (*bpf_io_uring_emit_cqe)(void *ctx, __u64 user_data, __s32 res,
 				     __u32 flags) =
 	(void *)BPF_FUNC_io_uring_emit_cqe;
@@ -28,7 +28,7 @@ __u32 em_err;
 long em_last_err;
 
 SEC("iouring")
-int emit_many(struct io_uring_bpf_ctx *ctx)
+int emit_many(struct io_uring_step_ctx *ctx)
 {
 	__u32 i;
 
@@ -60,7 +60,7 @@ long ev_rc[EV_MAX];
 __s32 ev_ret;
 
 SEC("iouring")
-int emit_vals(struct io_uring_bpf_ctx *ctx)
+int emit_vals(struct io_uring_step_ctx *ctx)
 {
 	__u32 i;
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* 0007 bpf_io_uring_emit_cqe(): CQEs a program posts (emit.bpf.c) */
+/* 0008 bpf_io_uring_emit_cqe(): CQEs a program posts (emit.bpf.c) */
 #include "chain.h"
 #include "emit.skel.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* A failed op, then a step: the step sees the failure (0005) */
+/* A failed op, then a step: the step sees the failure (0004) */
 #include "chain.h"
 
 static void reset_fa(struct chain_bpf *skel)

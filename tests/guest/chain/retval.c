@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* 0006 the return value of a program is the result of its request */
+/* 0004 the return value of a program is the result of its request */
 #include "chain.h"
 
 /* BPF -LINK-> NOP with the program returning @ret */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The program of sleepable.c (patches 0005 and 0009): an object of its own
+ * The program of sleepable.c (patches 0014 and 0015): an object of its own
  * (sleepable.skel.h), attached by uring_attach_object() at index 0.
  */
 #include <linux/bpf.h>
@@ -40,7 +40,7 @@ char rc_bad_got[RC_LEN];
 long rc_bad_rc;
 
 SEC("iouring")
-int read_check(struct io_uring_bpf_ctx *ctx)
+int read_check(struct io_uring_step_ctx *ctx)
 {
 	__u32 i;
 	int res;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* A read, then a sleepable step that checks what was read (0005, 0009) */
+/* A read, then a sleepable step that checks what was read (0004, 0014, 0015) */
 #include "chain.h"
 #include "sleepable.skel.h"
 

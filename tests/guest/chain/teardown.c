@@ -76,7 +76,7 @@ static void td_child(struct chain_bpf *skel, enum td_variant v, int wfd)
 	uring_submit(&ring, td_chains(v));
 	/*
 	 * Back in user space, with the chains waiting in their timeouts. A
-	 * ring runs IORING_BPF_PASS_RUNS steps per pass: wait in the ring,
+	 * task runs its programs a tick at a time: wait in the ring,
 	 * as an application does, until every chain took its first step.
 	 */
 	if (v != TD_KILL_BUSY) {
@@ -303,7 +303,7 @@ IOCORO_CASE_OPTS(teardown_taskwork, .serial = true)
 	uring_sleep_ms(500);
 	rate = (double)(skel->bss->nc_runs - r_kill) / ms_since(t0);
 	/*
-	 * The endless chain does not keep the child in the kernel (the pass
+	 * The endless chain does not keep the child in the kernel (the tick
 	 * limit of the series): it came back to report, and the chain still
 	 * runs while it sits in pause().
 	 */

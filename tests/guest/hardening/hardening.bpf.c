@@ -36,7 +36,7 @@ long qb_rc[QB_NB][QB_MAX];
 __u32 qb_runs;
 
 SEC("iouring")
-int qbatch(struct io_uring_bpf_ctx *ctx)
+int qbatch(struct io_uring_step_ctx *ctx)
 {
 	__u32 b = ctx->user_data & (QB_NB - 1);
 	__u32 i;
@@ -61,7 +61,7 @@ __u64 wh_uidgid;
 __u32 wh_runs;
 
 SEC("iouring")
-int whoami(struct io_uring_bpf_ctx *ctx)
+int whoami(struct io_uring_step_ctx *ctx)
 {
 	__u32 i;
 
@@ -84,7 +84,7 @@ __s32 tb_ret;
 __u32 tb_runs;
 
 SEC("iouring")
-int tag_a(struct io_uring_bpf_ctx *ctx)
+int tag_a(struct io_uring_step_ctx *ctx)
 {
 	(void)ctx;
 	__sync_fetch_and_add(&ta_runs, 1);
@@ -92,7 +92,7 @@ int tag_a(struct io_uring_bpf_ctx *ctx)
 }
 
 SEC("iouring")
-int tag_b(struct io_uring_bpf_ctx *ctx)
+int tag_b(struct io_uring_step_ctx *ctx)
 {
 	(void)ctx;
 	__sync_fetch_and_add(&tb_runs, 1);
@@ -114,7 +114,7 @@ long ef_other_rc;
 __u32 ef_runs;
 
 struct ef_loop_ctx {
-	struct io_uring_bpf_ctx *ctx;
+	struct io_uring_step_ctx *ctx;
 };
 
 static long ef_one(__u64 i, void *data)
@@ -134,7 +134,7 @@ static long ef_one(__u64 i, void *data)
 }
 
 SEC("iouring")
-int emit_flood(struct io_uring_bpf_ctx *ctx)
+int emit_flood(struct io_uring_step_ctx *ctx)
 {
 	struct ef_loop_ctx lc = { .ctx = ctx };
 
@@ -167,7 +167,7 @@ __u32 tk_queue_err;
 long tk_queue_rc;
 
 SEC("iouring")
-int tick(struct io_uring_bpf_ctx *ctx)
+int tick(struct io_uring_step_ctx *ctx)
 {
 	struct io_uring_sqe sqe;
 	long rc;
@@ -234,7 +234,7 @@ long bq_nop_rc;
 long bq_rc[BQ_DEPTH][BQ_FAN];
 
 SEC("iouring")
-int budget_step(struct io_uring_bpf_ctx *ctx)
+int budget_step(struct io_uring_step_ctx *ctx)
 {
 	__u32 depth = ctx->user_data & (BQ_DEPTH - 1);
 	struct io_uring_sqe sqe;

@@ -17,7 +17,7 @@
  *   register_past_last         opcodes >= IORING_REGISTER_LAST: -EINVAL on
  *                              every kind of fd, with and without the flag
  *   register_bounds            the neighbours of the gap are real opcodes:
- *                              30 and 48 look at the fd (-EBADF with -1),
+ *                              30 and 128 look at the fd (-EBADF with -1),
  *                              IORING_REGISTER_PROBE works on the ring, by
  *                              fd and by registered index
  *   msg_ring_sync              io_uring_register(-1, 31, sqe, 1) == -EINVAL
@@ -62,16 +62,16 @@
 
 /* the gap the series leaves to later kernels' opcodes (issue 14) */
 #define REG_GAP_FIRST 31 /* IORING_REGISTER_SEND_MSG_RING of 6.13+ */
-#define REG_GAP_END 48	 /* first opcode of the series */
+#define REG_GAP_END 128	 /* first opcode of the series */
 #define REG_SEND_MSG_RING 31
 
 _Static_assert(IORING_REGISTER_CLONE_BUFFERS == REG_GAP_FIRST - 1,
 	       "the last stock 6.12 opcode is 30");
-_Static_assert(IORING_ATTACH_BPF == REG_GAP_END, "IORING_ATTACH_BPF is 48");
-_Static_assert(IORING_DETACH_BPF == 49, "IORING_DETACH_BPF is 49");
-_Static_assert(IORING_REGISTER_BPF_BUDGET == 50,
-	       "IORING_REGISTER_BPF_BUDGET is 50");
-_Static_assert(IORING_REGISTER_LAST == 51, "IORING_REGISTER_LAST is 51");
+_Static_assert(IORING_ATTACH_BPF == REG_GAP_END, "IORING_ATTACH_BPF is 128");
+_Static_assert(IORING_DETACH_BPF == 129, "IORING_DETACH_BPF is 129");
+_Static_assert(IORING_REGISTER_BPF_BUDGET == 130,
+	       "IORING_REGISTER_BPF_BUDGET is 130");
+_Static_assert(IORING_REGISTER_LAST == 131, "IORING_REGISTER_LAST is 131");
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -21,7 +21,7 @@ struct {
 	__type(value, struct rt_state);
 } states SEC(".maps");
 
-static __always_inline int queue_read(struct io_uring_bpf_ctx *ctx,
+static __always_inline int queue_read(struct io_uring_step_ctx *ctx,
 				      struct rt_state *st)
 {
 	struct io_uring_sqe sqe;
@@ -31,7 +31,7 @@ static __always_inline int queue_read(struct io_uring_bpf_ctx *ctx,
 	return (int)iocoro_then(ctx, &sqe, &st->step, RT_FINISH);
 }
 
-static __always_inline void record_prev(struct io_uring_bpf_ctx *ctx,
+static __always_inline void record_prev(struct io_uring_step_ctx *ctx,
 					struct rt_state *st)
 {
 	st->has_prev = iocoro_ctx_has_prev(ctx);

@@ -5,7 +5,7 @@
 
 #include <linux/types.h>
 
-#define RT_MAX_COROS 8
+#define RT_MAX_COROS 1024
 
 enum rt_step { RT_READ, RT_FINISH };
 

@@ -134,7 +134,7 @@ IOCORO_CASE(coroutine)
 	CHECK_EQ(st.first_has_prev, 0);
 	CHECK_EQ(st.has_prev, 1);
 	CHECK_EQ(st.prev_res, (int)strlen(DATA));
-	CHECK_EQ_U64(st.prev_user_data, iocoro_ud(IOCORO_UD_OP, idx, 3));
+	CHECK_EQ_U64(st.prev_user_data, iocoro_ud(IOCORO_UD_STEP, idx, 3));
 	/* one CQE for the whole coroutine: nothing else is left */
 	CHECK_EQ(io_uring_cq_ready(&co.ring), 0);
 

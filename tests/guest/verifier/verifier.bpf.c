@@ -15,29 +15,29 @@ static long (*bpf_io_uring_queue_sqe)(void *ctx, const void *sqe, __u32 len) =
 
 /* the context is read only */
 SEC("iouring")
-int ctx_write(struct io_uring_bpf_ctx *ctx)
+int ctx_write(struct io_uring_step_ctx *ctx)
 {
 	ctx->prev_res = 1;
 	return 0;
 }
 
-/* past the end of struct io_uring_bpf_ctx (32 bytes) */
+/* past the end of struct io_uring_step_ctx (32 bytes) */
 SEC("iouring")
-int ctx_oob(struct io_uring_bpf_ctx *ctx)
+int ctx_oob(struct io_uring_step_ctx *ctx)
 {
 	return *(volatile __u32 *)((char *)ctx + 32);
 }
 
 /* a 4-byte read at offset 2 */
 SEC("iouring")
-int ctx_misaligned(struct io_uring_bpf_ctx *ctx)
+int ctx_misaligned(struct io_uring_step_ctx *ctx)
 {
 	return *(volatile __u32 *)((char *)ctx + 2);
 }
 
 /* bpf_io_uring_queue_sqe() takes the ctx first, not the SQE */
 SEC("iouring")
-int queue_not_ctx(struct io_uring_bpf_ctx *ctx __attribute__((unused)))
+int queue_not_ctx(struct io_uring_step_ctx *ctx __attribute__((unused)))
 {
 	struct io_uring_sqe sqe = {};
 
@@ -46,7 +46,7 @@ int queue_not_ctx(struct io_uring_bpf_ctx *ctx __attribute__((unused)))
 
 /* only sleepable programs may call bpf_copy_from_user() */
 SEC("iouring")
-int copy_user(struct io_uring_bpf_ctx *ctx)
+int copy_user(struct io_uring_step_ctx *ctx)
 {
 	__u64 v = 0;
 
@@ -56,7 +56,7 @@ int copy_user(struct io_uring_bpf_ctx *ctx)
 
 /* a helper of socket filters */
 SEC("iouring")
-int skb_helper(struct io_uring_bpf_ctx *ctx)
+int skb_helper(struct io_uring_step_ctx *ctx)
 {
 	__u32 v = 0;
 
@@ -66,7 +66,7 @@ int skb_helper(struct io_uring_bpf_ctx *ctx)
 
 /* a loop that never ends */
 SEC("iouring")
-int endless(struct io_uring_bpf_ctx *ctx __attribute__((unused)))
+int endless(struct io_uring_step_ctx *ctx __attribute__((unused)))
 {
 	for (;;)
 		;

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+/* The hardening suite, item 2. personality (hardening.h) */
+#include "hardening.h"
+
+
+/*
+ * Register a personality P of the credentials: real uid and gid NOBODY,
+ * effective uid 0 (the attacher's, so that item 3 lets P run the table),
+ * no effective capabilities. P cannot open a root-only file owned by
+ * someone else; this task can.
+ */
+static int register_weak_personality(struct io_uring *ring)
+{
+	struct caps full, none;
+	int id;
+
+	caps_get(&full);
+	none = full;
+	for (unsigned int i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
+		none.d[i].effective = 0;
+
+	CHECK_SYS(setresgid(NOBODY, -1, -1));
+	CHECK_SYS(setresuid(NOBODY, -1, -1));
+	caps_set(&none);
+	id = io_uring_register_personality(ring);
+	caps_set(&full);
+	CHECK_SYS(setresuid(0, -1, -1));
+	CHECK_SYS(setresgid(0, -1, -1));
+	if (id <= 0)
+		FAIL("io_uring_register_personality: %d", id);
+	CHECK_EQ(getuid(), 0);
+	CHECK_EQ(getgid(), 0);
+	CHECK_EQ(geteuid(), 0);
+	return id;
+}
+
+static void prep_open(struct io_uring_sqe *sqe, const char *path, __u64 ud)
+{
+	io_uring_prep_openat(sqe, AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
+	sqe->user_data = ud;
+}
+
+/* the one CQE with @ud is an open fd: close it */
+static void expect_open_ok(const struct io_uring_cqe *cqes, unsigned int n,
+			   __u64 ud)
+{
+	const struct io_uring_cqe *c = uring_find_cqe(cqes, n, ud);
+
+	if (c->res < 0) {
+		uring_dump_cqes(cqes, n);
+		FAIL("OPENAT 0x%llx: %d, want an fd", (unsigned long long)ud,
+		     c->res);
+	}
+	close(c->res);
+}
+
+IOCORO_CASE(personality)
+{
+	char path[] = "/tmp/iocoro-hard-XXXXXX";
+	struct hardening_bpf *skel = skel_load(), *wskel;
+	struct io_uring_cqe cqes[2];
+	struct io_uring_sqe sqe, *s;
+	struct io_uring ring;
+	int fd, pers;
+
+	fd = CHECK_SYS(mkstemp(path));
+	CHECK_SYS(fchown(fd, 1000, 1000));
+	CHECK_SYS(fchmod(fd, 0600));
+	close(fd);
+
+	uring_init(&ring, 8, 0);
+	attach1(&ring, skel->progs.qbatch);
+	pers = register_weak_personality(&ring);
+
+	/* from user space: with P -EACCES, without it the open works */
+	s = uring_sqe(&ring);
+	prep_open(s, path, UD_OPEN);
+	s->personality = pers;
+	s = uring_sqe(&ring);
+	prep_open(s, path, UD_OPEN2);
+	uring_submit(&ring, 2);
+	uring_reap(&ring, cqes, 2);
+	EXPECT_CQE(cqes, 2, UD_OPEN, -EACCES);
+	expect_open_ok(cqes, 2, UD_OPEN2);
+
+	/* the same OPENAT queued by a program run with P */
+	memset(&sqe, 0, sizeof(sqe));
+	prep_open(&sqe, path, UD_OPEN);
+	qb_put(skel, 0, 0, &sqe);
+	prep_qbatch(&ring, 0)->personality = pers;
+	uring_submit(&ring, 1);
+	uring_reap(&ring, cqes, 2);
+	EXPECT_CQE(cqes, 2, UD_BPF | 0, 0);
+	if (uring_find_cqe(cqes, 2, UD_OPEN)->res >= 0)
+		close(uring_find_cqe(cqes, 2, UD_OPEN)->res);
+	EXPECT_CQE(cqes, 2, UD_OPEN, -EACCES);
+	qb_check_queued(skel, 0);
+
+	/* and by a program run without a personality: the task's own */
+	prep_qbatch(&ring, 0);
+	uring_submit(&ring, 1);
+	uring_reap(&ring, cqes, 2);
+	EXPECT_CQE(cqes, 2, UD_BPF | 0, 0);
+	expect_open_ok(cqes, 2, UD_OPEN);
+
+	/* the program itself runs as P: bpf_get_current_uid_gid() */
+	CHECK_EQ(uring_detach(&ring), 0);
+	/* fails the test (log above) if the helper is not allowed */
+	printf("personality: the OPENATs are as P's; now the program's "
+	       "bpf_get_current_uid_gid()\n");
+	wskel = skel_load_opt(true);
+	attach1(&ring, wskel->progs.whoami);
+	qb_put(wskel, 0, 0, &sqe);
+	wskel->bss->wh_uidgid = 1;
+	uring_prep_bpf(&ring, 0, UD_BPF)->personality = pers;
+	uring_submit(&ring, 1);
+	uring_reap(&ring, cqes, 2);
+	EXPECT_CQE(cqes, 2, UD_BPF, 0);
+	if (uring_find_cqe(cqes, 2, UD_OPEN)->res >= 0)
+		close(uring_find_cqe(cqes, 2, UD_OPEN)->res);
+	EXPECT_CQE(cqes, 2, UD_OPEN, -EACCES);
+	CHECK_EQ(wskel->bss->wh_runs, 1);
+	CHECK_EQ_U64(wskel->bss->wh_uidgid,
+		     ((__u64)NOBODY << 32) | (__u64)NOBODY);
+	/* without: root */
+	uring_prep_bpf(&ring, 0, UD_BPF);
+	uring_submit(&ring, 1);
+	uring_reap(&ring, cqes, 2);
+	EXPECT_CQE(cqes, 2, UD_BPF, 0);
+	expect_open_ok(cqes, 2, UD_OPEN);
+	CHECK_EQ_U64(wskel->bss->wh_uidgid, 0);
+
+	CHECK_EQ(io_uring_unregister_personality(&ring, pers), 0);
+	CHECK_SYS(unlink(path));
+	io_uring_queue_exit(&ring);
+	hardening_bpf__destroy(wskel);
+	hardening_bpf__destroy(skel);
+}
