@@ -4,6 +4,16 @@
  * of kernel series v4 (issue 21, section 3), each a case that failed on v4:
  *
  *   tailcall.c   1: a non-sleepable program tail-calls a sleepable one
+ *   drain.c      2: IOSQE_IO_DRAIN after a program's SQEs hung the ring
+ *   owner.c      3: any task's io_uring_enter() reset the pass of another
+ *   fifo.c       4: parked steps were overtaken by newer ones
+ *   sync_cancel.c 5: IORING_REGISTER_SYNC_CANCEL slept to its timeout
+ *   audit.c      6: a step ran inside IORING_OP_BPF's audit bracket
+ *   restart.c    7: -ERESTART* results reached user space
+ *   cancel.c     8: steps due to run could not be cancelled
+ *   emit_flags.c 9: bpf_io_uring_emit_cqe() passed any CQE flags
+ *   abi.c        10: numbers upstream gives to other things
+ *   lost_end.c   a run's 256 CQEs took its coroutine's end
  *
  * A finding whose programs are its own keeps them beside it (x.c and
  * x.bpf.c, x.skel.h). The first include of every file of the suite.
@@ -21,7 +31,14 @@
 #include <bpf/libbpf.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "case.h"
@@ -29,5 +46,21 @@
 #include "uring_bpf.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* io_uring_enter(2), raw: its result or -errno */
+static inline int rv_enter(struct io_uring *ring, unsigned int to_submit,
+			   unsigned int min_complete, unsigned int flags)
+{
+	long ret = syscall(__NR_io_uring_enter, ring->ring_fd, to_submit,
+			   min_complete, flags, NULL, 0);
+
+	return ret < 0 ? -errno : (int)ret;
+}
+
+/* ms since @t0 (uring_now_ns()) */
+static inline double rv_ms_since(uint64_t t0)
+{
+	return (double)(uring_now_ns() - t0) / 1e6;
+}
 
 #endif

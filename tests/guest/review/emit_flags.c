@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Finding 9: bpf_io_uring_emit_cqe() passed any CQE flags, among them
+ * IORING_CQE_F_BUFFER, which tells liburing and applications that the
+ * upper 16 bits are the id of a provided buffer to give back, and
+ * IORING_CQE_F_NOTIF. A posted CQE may only say IORING_CQE_F_MORE (more
+ * CQEs with its user_data follow); any other flag is refused (-EINVAL) and
+ * nothing is posted.
+ */
+#include "review.h"
+#include "emit_flags.skel.h"
+
+IOCORO_CASE(emit_flags)
+{
+	static const unsigned int refused[] = {
+		IORING_CQE_F_BUFFER, IORING_CQE_F_SOCK_NONEMPTY,
+		IORING_CQE_F_NOTIF, IORING_CQE_F_BUF_MORE,
+		IORING_CQE_F_BUFFER | (7U << IORING_CQE_BUFFER_SHIFT),
+		1U << 31,
+	};
+	struct io_uring_cqe cqes[2];
+	struct emit_flags_bpf *skel;
+	struct io_uring ring;
+	unsigned int i;
+
+	uring_bpf_register_sec();
+	skel = emit_flags_bpf__open_and_load();
+	if (!skel)
+		FAIL("emit_flags_bpf__open_and_load: %s", strerror(errno));
+	uring_init(&ring, 8, 0);
+	uring_attach_object(&ring, skel->obj);
+	for (i = 0; i < ARRAY_SIZE(refused); i++) {
+		skel->bss->ef_flags = refused[i];
+		uring_prep_bpf(&ring, 0, 1);
+		uring_submit(&ring, 1);
+		/* only the request's own CQE */
+		uring_reap(&ring, cqes, 1);
+		EXPECT_CQE(cqes, 1, 1, 0);
+		CHECK_EQ(skel->bss->ef_rc, -EINVAL);
+	}
+	/* F_MORE and no flag go through */
+	skel->bss->ef_flags = IORING_CQE_F_MORE;
+	uring_prep_bpf(&ring, 0, 1);
+	uring_submit(&ring, 1);
+	uring_reap(&ring, cqes, 2);
+	CHECK_EQ(skel->bss->ef_rc, 0);
+	CHECK_EQ(cqes[0].user_data, 0xef);
+	CHECK_EQ(cqes[0].flags, IORING_CQE_F_MORE);
+	skel->bss->ef_flags = 0;
+	uring_prep_bpf(&ring, 0, 1);
+	uring_submit(&ring, 1);
+	uring_reap(&ring, cqes, 2);
+	EXPECT_CQE(cqes, 2, 0xef, 1);
+	io_uring_queue_exit(&ring);
+	emit_flags_bpf__destroy(skel);
+}

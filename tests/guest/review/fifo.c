@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Finding 4: on v4, a step parked at the end of a pass went back to the
+ * tail of task_work, behind steps that became ready after it, which used
+ * up the next pass first: under a steady stream of fresh work an old step
+ * could wait for good (the cause of the flaky chain_teardown_sigkill_busy).
+ * Programs now run oldest completion first. A chain of 10 ms timeouts
+ * shares the task with 32 chains that never wait while the task keeps
+ * entering the ring with fresh work: it still does most of its steps.
+ */
+#include "review.h"
+#include "owner.skel.h"
+
+#define FF_BUSY 32
+#define FF_MS 3000
+#define FF_TICK_MS 10
+
+IOCORO_CASE_OPTS(fifo_oldest_first, .serial = true)
+{
+	struct __kernel_timespec ts = { 0, FF_TICK_MS * 1000000LL };
+	struct io_uring_cqe *cqe;
+	struct owner_bpf *skel;
+	struct io_uring ring;
+	uint64_t t0, enters = 0;
+	double ms, want;
+	unsigned int i;
+
+	uring_bpf_register_sec();
+	skel = owner_bpf__open_and_load();
+	if (!skel)
+		FAIL("owner_bpf__open_and_load: %s", strerror(errno));
+	skel->bss->tk_ts = (uintptr_t)&ts;
+	uring_init(&ring, 64, 0);
+	uring_attach_object(&ring, skel->obj);
+	CHECK_EQ(uring_set_budget(&ring, IORING_BPF_MAX_BUDGET), 0);
+	uring_prep_bpf(&ring, 1, 63)->flags = IOSQE_CQE_SKIP_SUCCESS;
+	for (i = 0; i < FF_BUSY; i++)
+		uring_prep_bpf(&ring, 0, i)->flags = IOSQE_CQE_SKIP_SUCCESS;
+	uring_submit(&ring, FF_BUSY + 1);
+
+	/* fresh work at every enter: a NOP, submitted and reaped */
+	t0 = uring_now_ns();
+	while (rv_ms_since(t0) < FF_MS) {
+		struct io_uring_sqe *sqe = uring_sqe(&ring);
+
+		io_uring_prep_nop(sqe);
+		sqe->user_data = 0xf0;
+		uring_submit(&ring, 1);
+		enters++;
+		while (!io_uring_peek_cqe(&ring, &cqe)) {
+			CHECK_EQ(cqe->user_data, 0xf0);
+			io_uring_cqe_seen(&ring, cqe);
+		}
+	}
+	ms = rv_ms_since(t0);
+	want = ms / FF_TICK_MS;
+	printf("fifo: %.0f ms, %llu enters: the tick chain did %llu of %.0f "
+	       "steps, the %u busy chains %llu\n", ms,
+	       (unsigned long long)enters,
+	       (unsigned long long)skel->bss->tk_runs, want, FF_BUSY,
+	       (unsigned long long)skel->bss->bu_total);
+	CHECK_EQ(skel->bss->bu_err, 0);
+	/* each busy chain went on too */
+	for (i = 0; i < FF_BUSY; i++)
+		CHECK(skel->bss->bu_runs[i] > 1);
+	/* a timeout's step waits behind at most the steps due before it */
+	if ((double)skel->bss->tk_runs < want / 2)
+		FAIL("the tick chain did %llu steps of %.0f: overtaken",
+		     (unsigned long long)skel->bss->tk_runs, want);
+	io_uring_queue_exit(&ring);
+	owner_bpf__destroy(skel);
+}

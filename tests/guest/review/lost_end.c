@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A coroutine's end must not be lost to the per-run CQE cap. On v4,
+ * iocoro_finish() posted the end with bpf_io_uring_emit_cqe(): a run that
+ * had posted its IORING_BPF_MAX_CQES CQEs got -EBUSY, and the coroutine
+ * ended FAILED -EBUSY instead of with its result. The end is now the
+ * step's own CQE (bpf_io_uring_post_result()), which counts against no
+ * limit.
+ */
+#include "review.h"
+#include "lost_end.skel.h"
+
+#include "iocoro.h"
+
+IOCORO_CASE(lost_end)
+{
+	struct io_uring_params p = { .flags = IORING_SETUP_CQSIZE,
+				     .cq_entries = 1024 };
+	struct io_uring_cqe *cqes;
+	struct lost_end_bpf *skel;
+	struct iocoro_done done;
+	struct io_uring ring;
+	unsigned int i, n = IORING_BPF_MAX_CQES + 1, ends = 0;
+
+	uring_bpf_register_sec();
+	skel = lost_end_bpf__open_and_load();
+	if (!skel)
+		FAIL("lost_end_bpf__open_and_load: %s", strerror(errno));
+	uring_init_params(&ring, 8, &p);
+	uring_attach_object(&ring, skel->obj);
+	skel->bss->le_nr = IORING_BPF_MAX_CQES + 10;
+	skel->bss->le_res = 4242;
+
+	iocoro_prep_start(uring_sqe(&ring), 0, 9);
+	uring_submit(&ring, 1);
+	cqes = calloc(n, sizeof(*cqes));
+	CHECK(cqes != NULL);
+	uring_reap(&ring, cqes, n);
+	CHECK_EQ(skel->bss->le_ok, IORING_BPF_MAX_CQES);
+	CHECK_EQ(skel->bss->le_busy, 10);
+	for (i = 0; i < n; i++) {
+		if (iocoro_cqe_done(&cqes[i], &done) != 1)
+			continue;
+		ends++;
+		CHECK_EQ(done.how, IOCORO_FINISHED);
+		CHECK_EQ(done.id, 9);
+		CHECK_EQ(done.res, 4242);
+	}
+	CHECK_EQ(ends, 1);
+	free(cqes);
+	io_uring_queue_exit(&ring);
+	lost_end_bpf__destroy(skel);
+}

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Finding 7: -ERESTARTSYS and its kin are for the syscall layer, which
+ * restarts a syscall that returns one; a CQE that carried one confused
+ * user space (errno 512 and up have no name there). v4 turned them into
+ * -EINTR on one path and left them raw on another. One rule now, as for
+ * any request's result: a program's result and the CQEs it posts carry
+ * -EINTR instead.
+ */
+#include "review.h"
+#include "restart.skel.h"
+
+/* the kernel-internal codes of include/linux/errno.h */
+#define ERESTARTSYS 512
+#define ERESTARTNOINTR 513
+#define ERESTARTNOHAND 514
+#define ERESTART_RESTARTBLOCK 516
+
+IOCORO_CASE(restart_codes)
+{
+	static const int codes[] = { ERESTARTSYS, ERESTARTNOINTR,
+				     ERESTARTNOHAND, ERESTART_RESTARTBLOCK };
+	struct io_uring_cqe cqes[2];
+	struct restart_bpf *skel;
+	struct io_uring ring;
+	unsigned int i;
+
+	uring_bpf_register_sec();
+	skel = restart_bpf__open_and_load();
+	if (!skel)
+		FAIL("restart_bpf__open_and_load: %s", strerror(errno));
+	uring_init(&ring, 8, 0);
+	uring_attach_object(&ring, skel->obj);
+	for (i = 0; i < ARRAY_SIZE(codes); i++) {
+		skel->bss->rs_ret = -codes[i];
+		skel->bss->rs_emit_res = -codes[i];
+		uring_prep_bpf(&ring, 0, 1);
+		uring_submit(&ring, 1);
+		uring_reap(&ring, cqes, 2);
+		EXPECT_CQE(cqes, 2, 0x5e, -EINTR);
+		EXPECT_CQE(cqes, 2, 1, -EINTR);
+		CHECK_EQ(skel->bss->rs_emit_rc, 0);
+	}
+	/* other errors stay as they are */
+	skel->bss->rs_ret = -EIO;
+	skel->bss->rs_emit_res = -EAGAIN;
+	uring_prep_bpf(&ring, 0, 1);
+	uring_submit(&ring, 1);
+	uring_reap(&ring, cqes, 2);
+	EXPECT_CQE(cqes, 2, 0x5e, -EAGAIN);
+	EXPECT_CQE(cqes, 2, 1, -EIO);
+	io_uring_queue_exit(&ring);
+	restart_bpf__destroy(skel);
+}
