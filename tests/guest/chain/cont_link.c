@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+/*
+ * 0009 A request that carries a continuation, at the head of a link
+ * (cont_link.bpf.c). The program's result is the request's, but a link
+ * its operation broke stays broken: the rest of the link runs only if
+ * both the operation and the program succeeded (or the link is hard).
+ * Found by the ABI fuzzer: when a later member of the link failed its
+ * prep, the head failed unissued, its program returned 0, and the member
+ * was then issued unprepared (a WARNING in io_fsync(), an oops in
+ * path_init() for GETXATTR).
+ */
+#include "chain.h"
+#include "cont_link.skel.h"
+
+#define UD_START 0x1
+#define UD_A 0xa
+#define UD_B 0xb
+
+enum { P_CL_START, P_CL_STEP };
+
+static struct cont_link_bpf *cl_setup(struct io_uring *ring)
+{
+	struct cont_link_bpf *skel;
+
+	uring_bpf_register_sec();
+	skel = cont_link_bpf__open_and_load();
+	if (!skel)
+		FAIL("cont_link_bpf__open_and_load: %s", strerror(errno));
+	uring_init(ring, 8, 0);
+	uring_attach_object(ring, skel->obj);
+	return skel;
+}
+
+/*
+ * Start cl_start, which queues cl_sqe[0] (UD_A, continued by cl_step,
+ * which returns @ret) and cl_sqe[1] (UD_B); reap the three CQEs.
+ */
+static void cl_run(struct io_uring *ring, struct cont_link_bpf *skel,
+		   int ret, struct io_uring_cqe cqes[3])
+{
+	skel->bss->cl_sqe[0].user_data = UD_A;
+	skel->bss->cl_sqe[1].user_data = UD_B;
+	skel->bss->cl_rc[0] = 1;
+	skel->bss->cl_rc[1] = 1;
+	skel->bss->cl_runs = 0;
+	skel->bss->cl_prev_res = 7;
+	skel->bss->cl_ret = ret;
+	uring_prep_bpf(ring, P_CL_START, UD_START);
+	uring_submit(ring, 1);
+	uring_reap(ring, cqes, 3);
+	EXPECT_CQE(cqes, 3, UD_START, 0);
+	CHECK_EQ(skel->bss->cl_rc[0], 0);
+	CHECK_EQ(skel->bss->cl_rc[1], 0);
+	CHECK_EQ(skel->bss->cl_runs, 1);
+}
+
+/* A: a NOP with @a_flags, B: a NOP */
+static void cl_nops(struct cont_link_bpf *skel, __u8 a_flags)
+{
+	memset(skel->bss->cl_sqe, 0, sizeof(skel->bss->cl_sqe));
+	io_uring_prep_nop(&skel->bss->cl_sqe[0]);
+	skel->bss->cl_sqe[0].flags = a_flags;
+	io_uring_prep_nop(&skel->bss->cl_sqe[1]);
+}
+
+/* A: a READ of a closed fd with @a_flags, B: a NOP */
+static void cl_bad_read(struct cont_link_bpf *skel, __u8 a_flags)
+{
+	static char buf[8];
+
+	cl_nops(skel, a_flags);
+	io_uring_prep_read(&skel->bss->cl_sqe[0], uring_closed_fd(), buf,
+			   sizeof(buf), 0);
+	skel->bss->cl_sqe[0].flags = a_flags;
+}
+
+/*
+ * A later member of the link fails io_init_req() or its prep: the head
+ * fails unissued (-ECANCELED, which its program sees) and the member
+ * completes with its error whatever the program returns, never issued.
+ * The kernel log of the case shows that nothing warned.
+ */
+IOCORO_CASE(cont_link_unprepared)
+{
+	struct io_uring_cqe cqes[3];
+	struct cont_link_bpf *skel;
+	struct io_uring_sqe *b;
+	struct io_uring ring;
+	int fd;
+
+	skel = cl_setup(&ring);
+	fd = CHECK_SYS(open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600));
+
+	/* B: FSYNC whose prep refuses a non-zero addr */
+	cl_nops(skel, IOSQE_IO_LINK);
+	b = &skel->bss->cl_sqe[1];
+	io_uring_prep_fsync(b, fd, 0);
+	b->addr = 1;
+	cl_run(&ring, skel, 0, cqes);
+	EXPECT_CQE(cqes, 3, UD_A, 0);
+	EXPECT_CQE(cqes, 3, UD_B, -EINVAL);
+	CHECK_EQ(skel->bss->cl_prev_res, -ECANCELED);
+
+	/* B: GETXATTR with an ioprio, refused by io_init_req() */
+	cl_nops(skel, IOSQE_IO_LINK);
+	b = &skel->bss->cl_sqe[1];
+	memset(b, 0, sizeof(*b));
+	b->opcode = IORING_OP_GETXATTR;
+	b->ioprio = 1;
+	cl_run(&ring, skel, 0, cqes);
+	EXPECT_CQE(cqes, 3, UD_A, 0);
+	EXPECT_CQE(cqes, 3, UD_B, -EINVAL);
+	CHECK_EQ(skel->bss->cl_prev_res, -ECANCELED);
+
+	/* a hard link is no different: B was never prepared */
+	cl_nops(skel, IOSQE_IO_HARDLINK);
+	b = &skel->bss->cl_sqe[1];
+	io_uring_prep_fsync(b, fd, 0);
+	b->addr = 1;
+	cl_run(&ring, skel, 0, cqes);
+	EXPECT_CQE(cqes, 3, UD_A, 0);
+	EXPECT_CQE(cqes, 3, UD_B, -EINVAL);
+
+	close(fd);
+	io_uring_queue_exit(&ring);
+	cont_link_bpf__destroy(skel);
+}
+
+/* the rest of the link runs when the operation and the program succeed */
+IOCORO_CASE(cont_link_rules)
+{
+	struct io_uring_cqe cqes[3];
+	struct cont_link_bpf *skel;
+	struct io_uring ring;
+
+	skel = cl_setup(&ring);
+
+	/* both succeed: B runs */
+	cl_nops(skel, IOSQE_IO_LINK);
+	cl_run(&ring, skel, 5, cqes);
+	EXPECT_CQE(cqes, 3, UD_A, 5);
+	EXPECT_CQE(cqes, 3, UD_B, 0);
+	CHECK_EQ(skel->bss->cl_prev_res, 0);
+
+	/* the program fails: B is cancelled */
+	cl_nops(skel, IOSQE_IO_LINK);
+	cl_run(&ring, skel, -EPROTO, cqes);
+	EXPECT_CQE(cqes, 3, UD_A, -EPROTO);
+	EXPECT_CQE(cqes, 3, UD_B, -ECANCELED);
+
+	/* the operation fails, the program returns 0: B is cancelled */
+	cl_bad_read(skel, IOSQE_IO_LINK);
+	cl_run(&ring, skel, 0, cqes);
+	EXPECT_CQE(cqes, 3, UD_A, 0);
+	EXPECT_CQE(cqes, 3, UD_B, -ECANCELED);
+	CHECK_EQ(skel->bss->cl_prev_res, -EBADF);
+
+	/* the same under a hard link: B runs */
+	cl_bad_read(skel, IOSQE_IO_HARDLINK);
+	cl_run(&ring, skel, 0, cqes);
+	EXPECT_CQE(cqes, 3, UD_A, 0);
+	EXPECT_CQE(cqes, 3, UD_B, 0);
+	CHECK_EQ(skel->bss->cl_prev_res, -EBADF);
+
+	io_uring_queue_exit(&ring);
+	cont_link_bpf__destroy(skel);
+}
