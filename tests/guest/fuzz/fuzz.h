@@ -9,24 +9,48 @@
 #define FZ_PLANS 16	/* power of 2 */
 #define FZ_MAX_Q 40	/* SQEs a plan may queue: past IORING_BPF_MAX_SQES */
 #define FZ_MAX_E 272	/* CQEs a plan may post: past IORING_BPF_MAX_CQES */
+#define FZ_MAX_POST 4	/* results a plan may post (post_result()) */
+#define FZ_CONT_PROGS 4	/* program indexes a plan's continuations use */
 
 /*
- * One run: nq SQEs from slot first on, sized by len_kind (0: 64, 1: 128,
- * 2: 32, 3: the ring's), then ne CQEs (cqe_ud + i, cqe_res, cqe_flags);
- * the result is ret. The sleepable program first copies 64 bytes from
- * copy_addr.
+ * One run: nq SQEs from slot first on, of (sqe_len & 127) + 1 bytes (the
+ * ring's SQE size mostly), the i-th with bpf_io_uring_queue_sqe_cont() and
+ * program cont_prog[i % FZ_CONT_PROGS] if bit i % 32 of cont_mask is set,
+ * else with bpf_io_uring_queue_sqe(); then ne CQEs (cqe_ud + i, cqe_res,
+ * cqe_flags); then post_nr (at most FZ_MAX_POST) calls of
+ * bpf_io_uring_post_result() with post_ud + i; the result is ret. The
+ * sleepable program first copies 64 bytes from copy_addr.
  */
 struct fz_plan {
 	__u32 nq;
 	__u32 first;
-	__u32 len_kind;
+	__u32 sqe_len;
 	__u32 ne;
 	__s32 ret;
 	__s32 cqe_res;
 	__u64 cqe_ud;
 	__u32 cqe_flags;
+	__u32 cont_mask;
+	__u32 cont_prog[FZ_CONT_PROGS];
+	__u32 post_nr;
 	__u32 pad;
+	__u64 post_ud;
 	__u64 copy_addr;
+};
+
+/*
+ * ABI rules the programs check on every helper call; a broken one counts
+ * in fz_bad[] and fails the test
+ */
+enum {
+	FZ_BAD_LEN,		/* a queue of the wrong SQE size worked */
+	FZ_BAD_CONT_BPF,	/* queue_sqe_cont() of IORING_OP_BPF worked */
+	FZ_BAD_CONT_PROG,	/* queue_sqe_cont() of prog >= 64 worked */
+	FZ_BAD_MAX_SQES,	/* more than IORING_BPF_MAX_SQES queued */
+	FZ_BAD_EMIT_FLAGS,	/* emit_cqe() with flags but F_MORE worked */
+	FZ_BAD_MAX_CQES,	/* more than IORING_BPF_MAX_CQES posted */
+	FZ_BAD_POST,		/* post_result() returned non-zero */
+	FZ_BAD_NR
 };
 
 #endif

@@ -1,21 +1,29 @@
 // SPDX-License-Identifier: MIT
 /*
- * A seeded, bounded fuzzer of the series' ABI (issue 11). Each iteration:
+ * A seeded, bounded fuzzer of the series' ABI (issue 11), series v5
+ * (IORING_OP_BPF 128, the BPF register opcodes 128..130, helpers 212..215).
+ * Each iteration:
  *
- *   - a ring with random setup flags (SQE128, CQE32, DEFER_TASKRUN |
+ *   - a ring with random setup flags (SQE128, DEFER_TASKRUN |
  *     SINGLE_ISSUER, COOP_TASKRUN, SUBMIT_ALL, a small CQ, now and then
- *     SQPOLL or IOPOLL), sometimes R_DISABLED with random restrictions
- *     (IORING_REGISTER_RESTRICTIONS), enabled or left disabled;
+ *     CQE32, SQPOLL or IOPOLL, where programs never run), sometimes
+ *     R_DISABLED with random restrictions (IORING_REGISTER_RESTRICTIONS),
+ *     enabled or left disabled;
  *   - mostly a valid IORING_ATTACH_BPF of fuzz.bpf.c's programs (holes,
  *     the sleepable one) and a random budget, then random io_uring_register
- *     calls with the BPF opcodes 48..50 (and their neighbours): bad and
- *     NULL pointers, nr_args 0, 1..64, 65 and huge, fd arrays with closed
- *     fds, fds of other kinds (a map, /dev/null, the ring) and programs of
- *     another type (a socket filter), on the ring or on other fds;
+ *     calls with the BPF opcodes 128..130, their neighbours and the
+ *     opcodes 31..127 left to later kernels: bad and NULL pointers,
+ *     nr_args 0, 1..64, 65 and huge, fd arrays with closed fds, fds of
+ *     other kinds (a map, /dev/null, the ring) and programs of another
+ *     type (a socket filter), on the ring or on other fds;
  *   - the programs' plans and SQE slots filled with random data (so that
- *     they queue random SQEs of opcode 0..255 and post random CQEs), then a
- *     random batch from user space: IORING_OP_BPF SQEs with every field
- *     random or zero, and random SQEs of any opcode;
+ *     they queue random SQEs of opcode 0..255, some with a continuation of
+ *     a random program index, IORING_OP_BPF ones included, which must
+ *     fail, post random CQEs and post their results under random
+ *     user_data), then a random batch from user space: mostly one valid
+ *     IORING_OP_BPF SQE (so that most iterations run a program), other
+ *     IORING_OP_BPF SQEs with every field random or zero, and random SQEs
+ *     of any opcode, the holes 58..127 left to later kernels included;
  *   - a short reap, cancel of everything, the ring closed, every fd the
  *     iteration opened closed.
  *
@@ -30,16 +38,38 @@
  *
  * Any -errno is fine. The test fails if a call returns something that is
  * neither a result nor -errno, if an ABI rule that holds whatever the rest
- * does is broken (ATTACH with nr_args 0 or > 64, DETACH with arguments,
- * BUDGET 0 or > IORING_BPF_MAX_BUDGET never succeed), if no program ran or
- * no attach worked (the fuzzer missed its target), or if a plain chain no
- * longer works afterwards. Splats, hangs and leaks fail the guest run
- * (the kernel-log gate of initramfs/run-guest.sh).
+ * does is broken, if no program ran or no attach worked (the fuzzer
+ * missed its target), or if a plain chain no longer works afterwards.
+ * The rules: ATTACH with nr_args 0 or > 64, DETACH with arguments,
+ * BUDGET 0 or > IORING_BPF_MAX_BUDGET never succeed; register opcodes
+ * 31..127 and past the last fail with -EINVAL whatever the fd; SQEs of an
+ * unknown opcode (58..127, 129..255) complete with -EINVAL; IORING_OP_BPF
+ * never succeeds on SQPOLL, IOPOLL or CQE32 rings and no program runs
+ * there; IOSQE_IO_DRAIN never succeeds once programs were attached; and,
+ * checked by the programs themselves (fz_bad[], fuzz.h): a queue of the
+ * wrong SQE size, a continuation of IORING_OP_BPF or of a program index
+ * past the table's limit, more than IORING_BPF_MAX_SQES SQEs or
+ * IORING_BPF_MAX_CQES CQEs in a run, and a CQE with flags other than
+ * IORING_CQE_F_MORE never work. Splats, hangs and leaks fail the guest
+ * run (the kernel-log gate of initramfs/run-guest.sh).
  *
  * Environment: IOCORO_SEED replays a run (its seed is printed first),
- * IOCORO_FUZZ_ITERS sets the number of iterations (default 200, about
- * 12 s of fuzzing, 30 s in all, in the TCG guest with the debug kernel). The last line gives the
- * iterations, distinct inputs, distinct CQE results and the time.
+ * IOCORO_FUZZ_ITERS sets the number of iterations (default 200, a few
+ * seconds of fuzzing in the TCG guest with the debug kernel),
+ * IOCORO_FUZZ_PROGRESS=N prints a progress line every N iterations
+ * (default 1000, 0: none).
+ *
+ * Output, after the seed: the time the programs took to load; the
+ * progress lines (iterations so far, distinct inputs, iterations that ran
+ * a program and their share, program runs, time); then the rings made
+ * (and refused), the attaches that worked, the register calls, the SQEs
+ * (IORING_OP_BPF ones) and the CQEs (judged ones) from user space; what
+ * the programs did (runs, SQEs and continuations queued and refused, CQEs
+ * posted and refused, results posted, copies from user); where the time
+ * went (input, ring setup, submit, reap, cancel, exit). The last line
+ * gives the seed, the iterations, the distinct inputs (hashes of the
+ * generated input), the iterations that ran a program and their share,
+ * the program runs, the distinct CQE results and the time.
  */
 #define _GNU_SOURCE
 #include <linux/io_uring.h>
@@ -78,6 +108,38 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* the opcodes of 6.12 end with IORING_OP_LISTEN (57); 58..127 are holes */
+#define FZ_OP_HOLE_FIRST (IORING_OP_LISTEN + 1)
+#define FZ_OP_HOLE_LAST (IORING_OP_BPF - 1)
+/* register opcodes 31..127 are left to later kernels */
+#define FZ_REG_HOLE_FIRST (IORING_REGISTER_CLONE_BUFFERS + 1)
+#define FZ_REG_HOLE_LAST (IORING_REGISTER_BPF_FIRST - 1)
+
+/*
+ * The user_data of the SQEs whose CQEs the test judges:
+ * FZ_TAG << 32 | kind << 24 | n. No other user_data has FZ_TAG (or
+ * FZ_TAG - 1, for sums) in its top half (fz_ud()).
+ */
+#define FZ_TAG 0x46555a5aULL
+enum {
+	FZ_UD_UNKNOWN_OP = 1,	/* an unknown opcode: -EINVAL */
+	FZ_UD_BPF_REFUSED,	/* IORING_OP_BPF, SQPOLL/IOPOLL/CQE32: < 0 */
+	FZ_UD_DRAIN,		/* IOSQE_IO_DRAIN after an attach: < 0 */
+};
+
+static const char *const fz_bad_names[FZ_BAD_NR] = {
+	[FZ_BAD_LEN] = "a queue of the wrong SQE size worked",
+	[FZ_BAD_CONT_BPF] = "bpf_io_uring_queue_sqe_cont() of IORING_OP_BPF "
+			    "worked",
+	[FZ_BAD_CONT_PROG] = "bpf_io_uring_queue_sqe_cont() of a program "
+			     "index >= IORING_BPF_MAX_PROGS worked",
+	[FZ_BAD_MAX_SQES] = "a run queued more than IORING_BPF_MAX_SQES SQEs",
+	[FZ_BAD_EMIT_FLAGS] = "bpf_io_uring_emit_cqe() with flags other than "
+			      "IORING_CQE_F_MORE worked",
+	[FZ_BAD_MAX_CQES] = "a run posted more than IORING_BPF_MAX_CQES CQEs",
+	[FZ_BAD_POST] = "bpf_io_uring_post_result() returned non-zero",
+};
+
 static struct test_rng rng;
 static uint8_t *scratch;
 static uint8_t *guard;
@@ -90,12 +152,19 @@ static int fd_base;
 static int pool[16];
 static unsigned int pool_nr;
 static int ring_fd_now;
-/* entries of the table fz_good_attach() attached, 0 if none */
+/* entries of the ring's table, 0 if none, and which are holes */
 static unsigned int nr_progs;
+static bool prog_hole[IORING_BPF_MAX_PROGS];
+/* an attach worked on the ring: it takes no IOSQE_IO_DRAIN any more */
+static bool ring_attached;
+/* SQPOLL, IOPOLL or CQE32: IORING_OP_BPF fails, no program runs */
+static bool ring_no_bpf;
+static unsigned int tag_seq;
+static unsigned long cur_iter;
 
 /* input hashing, for the count of distinct inputs */
 static uint64_t in_hash;
-#define HSET_SIZE (1 << 16)
+#define HSET_SIZE (1 << 18)
 static uint64_t hset[HSET_SIZE];
 static unsigned int nr_distinct;
 
@@ -106,7 +175,21 @@ static unsigned int nr_results;
 
 static struct {
 	unsigned long rings, ring_errs, attach_ok, registers, sqes, cqes;
+	unsigned long bpf_sqes, judged, ran;
 } st;
+
+/* where an iteration's time goes (ns) */
+enum { T_INPUT, T_SETUP, T_SUBMIT, T_REAP, T_CANCEL, T_EXIT, T_NR };
+static uint64_t t_spent[T_NR];
+static uint64_t t_last;
+
+static void t_mark(unsigned int phase)
+{
+	uint64_t now = uring_now_ns();
+
+	t_spent[phase] += now - t_last;
+	t_last = now;
+}
 
 static uint64_t rnd(void)
 {
@@ -170,6 +253,16 @@ static void check_ret(const char *what, long ret)
 }
 
 /* ------------------------------------------------------- random values */
+
+/* a random user_data, never one the test judges (FZ_TAG) */
+static uint64_t fz_ud(uint64_t ud)
+{
+	uint64_t top = ud >> 32;
+
+	if (top == FZ_TAG || top == FZ_TAG - 1)
+		ud ^= 1ULL << 62;
+	return ud;
+}
 
 /* an address: never one the kernel could write to but scratch */
 static uint64_t fz_ptr(void)
@@ -350,16 +443,22 @@ static void fz_sqe(struct io_uring_sqe *sqe, size_t size)
 
 	for (i = 0; i < size; i++)
 		b[i] = one_in(2) ? 0 : rnd();
-	switch (below(8)) {
+	switch (below(10)) {
 	case 0:
 		sqe->opcode = rnd();
 		break;
 	case 1:
 		sqe->opcode = IORING_OP_BPF;
 		break;
+	case 2:
+		/* left to later kernels */
+		sqe->opcode = FZ_OP_HOLE_FIRST +
+			      below(FZ_OP_HOLE_LAST - FZ_OP_HOLE_FIRST + 1);
+		break;
 	default:
-		sqe->opcode = below(IORING_OP_LAST);
+		sqe->opcode = below(FZ_OP_HOLE_FIRST);
 	}
+	sqe->user_data = fz_ud(sqe->user_data);
 	if (one_in(2))
 		sqe->flags &= IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_ASYNC |
 			      IOSQE_CQE_SKIP_SUCCESS;
@@ -376,25 +475,50 @@ static void fz_sqe(struct io_uring_sqe *sqe, size_t size)
 	fz_sanitize(sqe);
 }
 
-/*
- * An IORING_OP_BPF SQE: half of them valid (an index of the table, the
- * flags a chain uses), the others with each field zero or random
- */
-static void fz_bpf_sqe(struct io_uring_sqe *sqe, size_t size)
+/* a program index of the table, mostly one that has a program */
+static uint64_t fz_prog_index(void)
+{
+	unsigned int i, n;
+
+	if (!nr_progs)
+		return 0;
+	for (i = 0; i < 4; i++) {
+		n = below(nr_progs);
+		if (!prog_hole[n])
+			break;
+	}
+	return n;
+}
+
+/* a valid IORING_OP_BPF SQE: an index of the table, the flags a chain uses */
+static void fz_bpf_sqe_valid(struct io_uring_sqe *sqe, size_t size)
 {
 	static const uint8_t good_flags[] = {
-		0, 0, IOSQE_IO_LINK, IOSQE_IO_HARDLINK, IOSQE_ASYNC,
-		IOSQE_CQE_SKIP_SUCCESS, IOSQE_IO_DRAIN,
+		0, 0, 0, 0, 0, 0, IOSQE_IO_LINK, IOSQE_IO_HARDLINK,
+		IOSQE_ASYNC, IOSQE_CQE_SKIP_SUCCESS,
 	};
 
 	memset(sqe, 0, size);
 	sqe->opcode = IORING_OP_BPF;
-	sqe->user_data = rnd();
+	sqe->user_data = fz_ud(rnd());
+	sqe->off = fz_prog_index();
+	sqe->flags = one_in(16) ? IOSQE_IO_DRAIN :
+				  good_flags[below(ARRAY_SIZE(good_flags))];
+}
+
+/*
+ * An IORING_OP_BPF SQE: half of them valid, the others with each field
+ * zero or random
+ */
+static void fz_bpf_sqe(struct io_uring_sqe *sqe, size_t size)
+{
 	if (one_in(2)) {
-		sqe->off = below(nr_progs ? nr_progs : 1);
-		sqe->flags = good_flags[below(ARRAY_SIZE(good_flags))];
+		fz_bpf_sqe_valid(sqe, size);
 		return;
 	}
+	memset(sqe, 0, size);
+	sqe->opcode = IORING_OP_BPF;
+	sqe->user_data = fz_ud(rnd());
 	sqe->off = one_in(8) ? rnd() : below(9);
 	sqe->flags = one_in(2) ? 0 : rnd() & 0x7f;
 	if (one_in(6))
@@ -419,34 +543,136 @@ static void fz_bpf_sqe(struct io_uring_sqe *sqe, size_t size)
 		sqe->ioprio = rnd();
 }
 
+/* a program index for bpf_io_uring_queue_sqe_cont(), valid or not */
+static uint32_t fz_cont_prog(void)
+{
+	switch (below(16)) {
+	case 0:
+		return nr_progs + below(4);
+	case 1:
+		return IORING_BPF_MAX_PROGS + below(2);
+	case 2:
+		return 255 + below(3); /* IO_BPF_NO_PROG is 0xff inside */
+	case 3:
+		return rnd();
+	default:
+		return fz_prog_index();
+	}
+}
+
+/* the user-space SQEs whose CQE the test judges get a tagged user_data */
+static void fz_tag(struct io_uring_sqe *sqe)
+{
+	unsigned int kind = 0;
+
+	if (sqe->opcode >= IORING_OP_LAST ||
+	    (sqe->opcode >= FZ_OP_HOLE_FIRST && sqe->opcode <= FZ_OP_HOLE_LAST))
+		kind = FZ_UD_UNKNOWN_OP;
+	else if (sqe->opcode == IORING_OP_BPF && ring_no_bpf)
+		kind = FZ_UD_BPF_REFUSED;
+	else if ((sqe->flags & IOSQE_IO_DRAIN) && ring_attached)
+		kind = FZ_UD_DRAIN;
+	if (kind)
+		sqe->user_data = FZ_TAG << 32 | (uint64_t)kind << 24 |
+				 (tag_seq++ & 0xffffff);
+}
+
+/* a CQE of a tagged SQE keeps to its rule */
+static void fz_judge(const struct io_uring_cqe *cqe)
+{
+	unsigned int kind;
+
+	if (cqe->user_data >> 32 != FZ_TAG)
+		return;
+	st.judged++;
+	kind = (cqe->user_data >> 24) & 0xff;
+	switch (kind) {
+	case FZ_UD_UNKNOWN_OP:
+		if (cqe->res != -EINVAL)
+			FAIL("iteration %lu: an SQE of an unknown opcode "
+			     "completed with %d, want -EINVAL (user_data "
+			     "0x%llx)", cur_iter, cqe->res,
+			     (unsigned long long)cqe->user_data);
+		break;
+	case FZ_UD_BPF_REFUSED:
+		if (cqe->res >= 0)
+			FAIL("iteration %lu: IORING_OP_BPF on an SQPOLL, "
+			     "IOPOLL or CQE32 ring completed with %d, want an "
+			     "error", cur_iter, cqe->res);
+		break;
+	case FZ_UD_DRAIN:
+		if (cqe->res >= 0)
+			FAIL("iteration %lu: IOSQE_IO_DRAIN on a ring with "
+			     "programs attached completed with %d, want an "
+			     "error", cur_iter, cqe->res);
+		break;
+	default:
+		FAIL("iteration %lu: CQE of unknown user_data 0x%llx",
+		     cur_iter, (unsigned long long)cqe->user_data);
+	}
+}
+
 /* the programs' plans and SQE slots */
 static void fz_programs(struct fuzz_bpf *skel, bool sqe128)
 {
-	unsigned int i;
+	unsigned int i, k;
 
 	skel->bss->fz_sqe128 = sqe128;
 	for (i = 0; i < FZ_SLOTS; i++) {
 		struct io_uring_sqe *sqe = (void *)skel->bss->fz_sqes[i];
 
-		if (one_in(3))
+		if (one_in(4))
 			fz_bpf_sqe(sqe, 128);
 		else
 			fz_sqe(sqe, 128);
 		/* a chain's next step is hard-linked after an operation */
-		if (one_in(3))
+		if (one_in(4))
 			sqe->flags |= IOSQE_IO_HARDLINK;
 	}
 	for (i = 0; i < FZ_PLANS; i++) {
 		struct fz_plan *pl = (void *)&skel->bss->fz_plans[i];
 
-		pl->nq = one_in(8) ? below(41) : below(4);
+		pl->nq = one_in(8) ? below(FZ_MAX_Q + 1) : below(4);
 		pl->first = below(FZ_SLOTS);
-		pl->len_kind = one_in(4) ? rnd() : 3;
-		pl->ne = one_in(8) ? below(300) : below(3);
+		/* the size the program passes is (sqe_len & 127) + 1 */
+		switch (below(16)) {
+		case 0:
+			pl->sqe_len = (32 << below(3)) - 1;
+			break;
+		case 1:
+			pl->sqe_len = rnd();
+			break;
+		default:
+			pl->sqe_len = (sqe128 ? 128 : 64) - 1;
+		}
+		pl->ne = one_in(8) ? below(FZ_MAX_E + 1) : below(3);
 		pl->ret = one_in(2) ? 0 : (int32_t)rnd();
-		pl->cqe_ud = rnd();
+		pl->cqe_ud = fz_ud(rnd());
 		pl->cqe_res = rnd();
-		pl->cqe_flags = one_in(2) ? 0 : rnd();
+		switch (below(4)) {
+		case 0:
+			pl->cqe_flags = rnd();
+			break;
+		case 1:
+			pl->cqe_flags = IORING_CQE_F_MORE;
+			break;
+		default:
+			pl->cqe_flags = 0;
+		}
+		switch (below(4)) {
+		case 0:
+			pl->cont_mask = 0;
+			break;
+		case 1:
+			pl->cont_mask = ~0U;
+			break;
+		default:
+			pl->cont_mask = rnd();
+		}
+		for (k = 0; k < FZ_CONT_PROGS; k++)
+			pl->cont_prog[k] = fz_cont_prog();
+		pl->post_nr = one_in(4) ? 1 + below(3) : 0;
+		pl->post_ud = fz_ud(rnd());
 		pl->copy_addr = fz_ptr();
 	}
 	hash(skel->bss->fz_sqes, sizeof(skel->bss->fz_sqes));
@@ -468,24 +694,39 @@ static void fz_register(void)
 	static const unsigned int ops[] = {
 		IORING_ATTACH_BPF, IORING_DETACH_BPF, IORING_REGISTER_BPF_BUDGET,
 	};
-	unsigned int op, nr;
+	unsigned int op, bare, nr;
 	int fd = fz_reg_fd();
 	const void *arg;
 	long ret;
 
-	switch (below(10)) {
+	switch (below(12)) {
 	case 0:
-		op = 31 + below(17); /* the gap before 48 */
-		break;
 	case 1:
-		op = IORING_REGISTER_LAST + below(4);
+		/* left to later kernels, their neighbours mostly */
+		if (one_in(2))
+			op = FZ_REG_HOLE_FIRST +
+			     below(FZ_REG_HOLE_LAST - FZ_REG_HOLE_FIRST + 1);
+		else
+			op = one_in(2) ? FZ_REG_HOLE_FIRST + below(3) :
+					 FZ_REG_HOLE_LAST - below(3);
 		break;
 	case 2:
+		/* past the last */
+		op = IORING_REGISTER_LAST +
+		     (one_in(2) ? below(4) : below(0x7fffff00));
+		break;
+	case 3:
 		op = ops[below(3)] | IORING_REGISTER_USE_REGISTERED_RING;
+		break;
+	case 4:
+		op = FZ_REG_HOLE_FIRST +
+		     below(FZ_REG_HOLE_LAST - FZ_REG_HOLE_FIRST + 1);
+		op |= IORING_REGISTER_USE_REGISTERED_RING;
 		break;
 	default:
 		op = ops[below(3)];
 	}
+	bare = op & ~IORING_REGISTER_USE_REGISTERED_RING;
 	switch (below(8)) {
 	case 0:
 		nr = 0;
@@ -523,6 +764,14 @@ static void fz_register(void)
 	ret = sys_register(fd, op, arg, nr);
 	st.registers++;
 	check_ret("io_uring_register", ret);
+	if ((bare >= FZ_REG_HOLE_FIRST && bare <= FZ_REG_HOLE_LAST) ||
+	    bare >= IORING_REGISTER_LAST) {
+		if (ret != -EINVAL)
+			FAIL("iteration %lu: io_uring_register opcode %u "
+			     "(0x%x) on fd %d: %ld, want -EINVAL", cur_iter,
+			     bare, op, fd, ret);
+		return;
+	}
 	if (fd != ring_fd_now || ret < 0)
 		return;
 	if (op == IORING_ATTACH_BPF && (!nr || nr > IORING_BPF_MAX_PROGS))
@@ -535,8 +784,18 @@ static void fz_register(void)
 	    (!nr || nr > IORING_BPF_MAX_BUDGET))
 		FAIL("IORING_REGISTER_BPF_BUDGET %u: %ld, want -EINVAL", nr,
 		     ret);
-	if (op == IORING_ATTACH_BPF)
+	if (op == IORING_ATTACH_BPF) {
+		const int *fds = arg;
+		unsigned int i;
+
 		st.attach_ok++;
+		ring_attached = true;
+		nr_progs = nr;
+		for (i = 0; i < nr; i++)
+			prog_hole[i] = fds[i] == -1;
+	}
+	if (op == IORING_DETACH_BPF)
+		nr_progs = 0;
 }
 
 /* a valid table: the programs, with holes */
@@ -547,7 +806,7 @@ static void fz_good_attach(void)
 	long ret;
 
 	for (i = 0; i < nr; i++) {
-		switch (below(4)) {
+		switch (below(6)) {
 		case 0:
 			fds[i] = -1;
 			break;
@@ -563,10 +822,21 @@ static void fz_good_attach(void)
 	check_ret("IORING_ATTACH_BPF", ret);
 	if (!ret) {
 		st.attach_ok++;
+		ring_attached = true;
 		nr_progs = nr;
+		for (i = 0; i < nr; i++)
+			prog_hole[i] = fds[i] == -1;
 	}
-	if (one_in(2)) {
-		unsigned int budget = one_in(4) ? 1 + below(4) : below(64) + 1;
+	/* the default budget (4096) lets chains run long: mostly less */
+	if (!one_in(8)) {
+		unsigned int budget;
+
+		if (one_in(4))
+			budget = 1 + below(4);
+		else if (one_in(16))
+			budget = 1 + below(IORING_BPF_DEFAULT_BUDGET);
+		else
+			budget = 1 + below(64);
 
 		hash_u64(budget);
 		check_ret("IORING_REGISTER_BPF_BUDGET",
@@ -585,10 +855,11 @@ static void fz_restrict(void)
 		res[i].opcode = one_in(8) ? rnd() : below(4);
 		switch (res[i].opcode) {
 		case IORING_RESTRICTION_REGISTER_OP:
-			res[i].register_op = one_in(2) ? 48 + below(3) : rnd();
+			res[i].register_op = one_in(2) ?
+				IORING_REGISTER_BPF_FIRST + below(3) : rnd();
 			break;
 		case IORING_RESTRICTION_SQE_OP:
-			res[i].sqe_op = one_in(2) ? IORING_OP_BPF : rnd();
+			res[i].sqe_op = !one_in(4) ? IORING_OP_BPF : rnd();
 			break;
 		default:
 			res[i].sqe_flags = rnd();
@@ -636,7 +907,8 @@ static unsigned int fz_setup_flags(void)
 
 	if (one_in(3))
 		f |= IORING_SETUP_SQE128;
-	if (one_in(6))
+	/* programs never run on CQE32, SQPOLL and IOPOLL rings: now and then */
+	if (one_in(24))
 		f |= IORING_SETUP_CQE32;
 	if (one_in(3))
 		f |= IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN;
@@ -648,11 +920,11 @@ static unsigned int fz_setup_flags(void)
 		f |= IORING_SETUP_SUBMIT_ALL;
 	if (one_in(3))
 		f |= IORING_SETUP_CQSIZE;
-	if (one_in(4))
+	if (one_in(6))
 		f |= IORING_SETUP_R_DISABLED;
-	if (one_in(16))
+	if (one_in(64))
 		f |= IORING_SETUP_SQPOLL;
-	if (one_in(16))
+	if (one_in(64))
 		f |= IORING_SETUP_IOPOLL;
 	if (one_in(32))
 		f |= IORING_SETUP_SINGLE_ISSUER; /* without DEFER: fine too */
@@ -676,6 +948,7 @@ static void reap(struct io_uring *ring, unsigned int rounds)
 			break;
 		io_uring_for_each_cqe(ring, head, cqe) {
 			count_result(cqe->res);
+			fz_judge(cqe);
 			n++;
 		}
 		io_uring_cq_advance(ring, n);
@@ -683,41 +956,66 @@ static void reap(struct io_uring *ring, unsigned int rounds)
 	}
 }
 
+/* the ABI rules the programs check (fz_bad[], fuzz.h) held */
+static void fz_check_programs(struct fuzz_bpf *skel)
+{
+	unsigned int i;
+
+	for (i = 0; i < FZ_BAD_NR; i++) {
+		if (skel->bss->fz_bad[i])
+			FAIL("iteration %lu: %s (%llu times)", cur_iter,
+			     fz_bad_names[i],
+			     (unsigned long long)skel->bss->fz_bad[i]);
+	}
+}
+
 static void iteration(struct fuzz_bpf *skel)
 {
 	struct io_uring_params p = { 0 };
 	struct io_uring ring;
-	unsigned int i, n;
+	unsigned int i, n, entries, valid_at;
+	uint64_t runs0, runs;
 	bool enabled = true;
+	size_t size;
 	int ret;
 
 	in_hash = 0xcbf29ce484222325ULL;
 	nr_progs = 0;
+	ring_attached = false;
+	ring_no_bpf = false;
+	runs0 = __atomic_load_n(&skel->bss->fz_runs, __ATOMIC_RELAXED);
 	open_pool();
 	fill_scratch();
+	t_mark(T_INPUT);
 
 	p.flags = fz_setup_flags();
-	p.cq_entries = 1 + below(16);
+	entries = 1 + below(32);
+	/* a CQ smaller than the SQ is refused: now and then */
+	p.cq_entries = one_in(8) ? 1 + below(16) : entries * (1 + below(4));
 	hash(&p, sizeof(p));
-	ret = io_uring_queue_init_params(1 + below(32), &ring, &p);
+	hash_u64(entries);
+	ret = io_uring_queue_init_params(entries, &ring, &p);
 	check_ret("io_uring_queue_init_params", ret);
 	st.rings++;
 	if (ret < 0) {
 		st.ring_errs++;
+		t_mark(T_SETUP);
 		goto out;
 	}
 	ring_fd_now = ring.ring_fd;
 	pool[pool_nr++] = ring_fd_now;
+	ring_no_bpf = p.flags & (IORING_SETUP_SQPOLL | IORING_SETUP_IOPOLL |
+				 IORING_SETUP_CQE32);
 
-	if (!one_in(4))
+	if (!one_in(24))
 		fz_good_attach();
-	n = below(5);
+	n = below(4);
 	for (i = 0; i < n; i++)
 		fz_register();
 	if (p.flags & IORING_SETUP_R_DISABLED) {
 		if (one_in(2))
 			fz_restrict();
-		if (!one_in(4))
+		if (!one_in(8))
 			check_ret("IORING_REGISTER_ENABLE_RINGS",
 				  sys_register(ring_fd_now,
 					       IORING_REGISTER_ENABLE_RINGS,
@@ -726,28 +1024,51 @@ static void iteration(struct fuzz_bpf *skel)
 			enabled = false;
 	}
 	fz_programs(skel, p.flags & IORING_SETUP_SQE128);
+	t_mark(T_SETUP);
 
+	/*
+	 * Mostly one valid IORING_OP_BPF SQE, first (without SUBMIT_ALL,
+	 * submission stops at the first bad SQE) or anywhere in the batch
+	 * that fits the SQ, mostly not linked after the SQE before it (a
+	 * failed link cancels it), so that most iterations run a program;
+	 * the rest at random.
+	 */
 	n = 1 + below(16);
+	if (one_in(16))
+		valid_at = n;	/* none */
+	else if (one_in(2))
+		valid_at = 0;
+	else
+		valid_at = below(n < p.sq_entries ? n : p.sq_entries);
+	size = p.flags & IORING_SETUP_SQE128 ? 128 : 64;
 	for (i = 0; i < n; i++) {
 		struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
-		size_t size = p.flags & IORING_SETUP_SQE128 ? 128 : 64;
 
 		if (!sqe)
 			break;
-		if (one_in(2))
+		if (i == valid_at)
+			fz_bpf_sqe_valid(sqe, size);
+		else if (one_in(3))
 			fz_bpf_sqe(sqe, size);
 		else
 			fz_sqe(sqe, size);
+		if (i + 1 == valid_at && !one_in(4))
+			sqe->flags &= ~(IOSQE_IO_LINK | IOSQE_IO_HARDLINK);
+		fz_tag(sqe);
 		hash(sqe, size);
 		st.sqes++;
+		if (sqe->opcode == IORING_OP_BPF)
+			st.bpf_sqes++;
 	}
 	ret = io_uring_submit(&ring);
 	check_ret("io_uring_submit", ret);
+	t_mark(T_SUBMIT);
 	/* not in the hash: the same input may reap differently */
 	reap(&ring, enabled ? 3 : 1);
 	/* a few more register calls while requests are in flight */
 	if (one_in(4))
 		fz_register();
+	t_mark(T_REAP);
 	if (enabled) {
 		struct io_uring_sync_cancel_reg reg = {
 			.flags = IORING_ASYNC_CANCEL_ANY,
@@ -758,12 +1079,22 @@ static void iteration(struct fuzz_bpf *skel)
 			  io_uring_register_sync_cancel(&ring, &reg));
 		reap(&ring, 1);
 	}
+	t_mark(T_CANCEL);
 	io_uring_queue_exit(&ring);
 out:
 	count_input();
 	/* every fd this iteration opened, and what its requests opened */
 	CHECK_SYS(syscall(__NR_close_range, fd_base, ~0U, 0));
 	ring_fd_now = -1;
+	runs = __atomic_load_n(&skel->bss->fz_runs, __ATOMIC_RELAXED) - runs0;
+	if (runs)
+		st.ran++;
+	if (runs && ring_no_bpf)
+		FAIL("iteration %lu: %llu program runs on an SQPOLL, IOPOLL or "
+		     "CQE32 ring (flags 0x%x)", cur_iter,
+		     (unsigned long long)runs, p.flags);
+	fz_check_programs(skel);
+	t_mark(T_EXIT);
 }
 
 /* afterwards: a BPF step that queues a NOP still works, exactly */
@@ -778,7 +1109,7 @@ static void health_check(struct fuzz_bpf *skel)
 	skel->bss->fz_sqe128 = 0;
 	for (i = 0; i < FZ_PLANS; i++) {
 		skel->bss->fz_plans[i].nq = 1;
-		skel->bss->fz_plans[i].len_kind = 3;
+		skel->bss->fz_plans[i].sqe_len = 64 - 1;
 		skel->bss->fz_plans[i].ret = 7;
 	}
 	for (i = 0; i < FZ_SLOTS; i++) {
@@ -811,10 +1142,11 @@ static int other_type_prog(void)
 IOCORO_CASE(abi)
 {
 	const char *env = getenv("IOCORO_FUZZ_ITERS");
-	unsigned long iters = FZ_DEFAULT_ITERS, i;
+	const char *prog_env = getenv("IOCORO_FUZZ_PROGRESS");
+	unsigned long iters = FZ_DEFAULT_ITERS, progress = 1000, i;
 	char dir[] = "/tmp/iocoro-fuzz.XXXXXX";
 	struct fuzz_bpf *skel;
-	uint64_t seed, t0, ms;
+	uint64_t seed, t0, ms, runs;
 	int err;
 
 	seed = test_seed("fuzz");
@@ -830,6 +1162,14 @@ IOCORO_CASE(abi)
 		if (*end || !iters)
 			FAIL("IOCORO_FUZZ_ITERS='%s' is not a positive number",
 			     env);
+	}
+	if (prog_env && *prog_env) {
+		char *end;
+
+		progress = strtoul(prog_env, &end, 0);
+		if (*end)
+			FAIL("IOCORO_FUZZ_PROGRESS='%s' is not a number",
+			     prog_env);
 	}
 	test_rng_init(&rng, seed);
 
@@ -850,9 +1190,13 @@ IOCORO_CASE(abi)
 		FAIL("fuzz_bpf__open: %s", strerror(errno));
 	CHECK_EQ(bpf_program__set_flags(skel->progs.fuzz_s, BPF_F_SLEEPABLE),
 		 0);
+	t0 = uring_now_ns();
 	err = fuzz_bpf__load(skel);
 	if (err)
 		FAIL("fuzz_bpf__load: %d (%s)", err, strerror(-err));
+	printf("fuzz: programs loaded in %" PRIu64 " ms\n",
+	       (uring_now_ns() - t0) / 1000000);
+	fflush(stdout);
 	prog_fd = uring_prog_fd(skel->progs.fuzz);
 	prog_s_fd = uring_prog_fd(skel->progs.fuzz_s);
 	prog_other_fd = other_type_prog();
@@ -862,31 +1206,57 @@ IOCORO_CASE(abi)
 	fd_base = dir_fd + 1;
 
 	t0 = uring_now_ns();
-	for (i = 0; i < iters; i++)
+	t_last = t0;
+	for (i = 0; i < iters; i++) {
+		cur_iter = i;
 		iteration(skel);
+		if (progress && !((i + 1) % progress) && i + 1 < iters) {
+			printf("fuzz: progress: %lu iterations, %u distinct "
+			       "inputs, %lu ran a program (%.1f%%), %" PRIu64
+			       " program runs, %" PRIu64 " ms\n", i + 1,
+			       nr_distinct, st.ran, 100.0 * st.ran / (i + 1),
+			       (uint64_t)skel->bss->fz_runs,
+			       (uring_now_ns() - t0) / 1000000);
+			fflush(stdout);
+		}
+	}
 	ms = (uring_now_ns() - t0) / 1000000;
+	runs = skel->bss->fz_runs;
 
 	printf("fuzz: rings %lu (%lu refused), attaches %lu, register calls "
-	       "%lu, SQEs %lu, CQEs %lu\n", st.rings, st.ring_errs,
-	       st.attach_ok, st.registers, st.sqes, st.cqes);
+	       "%lu, SQEs %lu (%lu IORING_OP_BPF), CQEs %lu (%lu judged)\n",
+	       st.rings, st.ring_errs, st.attach_ok, st.registers, st.sqes,
+	       st.bpf_sqes, st.cqes, st.judged);
 	printf("fuzz: programs: %" PRIu64 " runs, %" PRIu64 " SQEs queued (%"
-	       PRIu64 " refused), %" PRIu64 " CQEs posted (%" PRIu64
-	       " refused), %" PRIu64 " copies from user\n",
-	       (uint64_t)skel->bss->fz_runs, (uint64_t)skel->bss->fz_queued,
+	       PRIu64 " refused), %" PRIu64 " continuations queued (%" PRIu64
+	       " refused), %" PRIu64 " CQEs posted (%" PRIu64 " refused), %"
+	       PRIu64 " results posted, %" PRIu64 " copies from user\n",
+	       runs, (uint64_t)skel->bss->fz_queued,
 	       (uint64_t)skel->bss->fz_queue_err,
+	       (uint64_t)skel->bss->fz_conts,
+	       (uint64_t)skel->bss->fz_cont_err,
 	       (uint64_t)skel->bss->fz_emitted,
 	       (uint64_t)skel->bss->fz_emit_err,
+	       (uint64_t)skel->bss->fz_posts,
 	       (uint64_t)skel->bss->fz_copied);
+	printf("fuzz: ms spent: input %" PRIu64 ", ring setup %" PRIu64
+	       ", submit %" PRIu64 ", reap %" PRIu64 ", cancel %" PRIu64
+	       ", exit %" PRIu64 "\n", t_spent[T_INPUT] / 1000000,
+	       t_spent[T_SETUP] / 1000000, t_spent[T_SUBMIT] / 1000000,
+	       t_spent[T_REAP] / 1000000, t_spent[T_CANCEL] / 1000000,
+	       t_spent[T_EXIT] / 1000000);
 	if (!st.attach_ok)
 		FAIL("no IORING_ATTACH_BPF succeeded: the fuzzer is broken");
-	if (!skel->bss->fz_runs || !skel->bss->fz_queued)
+	if (!runs || !st.ran || !skel->bss->fz_queued)
 		FAIL("the programs never ran or queued nothing: the fuzzer is "
 		     "broken");
 
 	health_check(skel);
 	printf("fuzz: seed 0x%" PRIx64 ": %lu iterations, %u distinct inputs, "
-	       "%u distinct CQE results, %" PRIu64 " ms\n", seed, iters,
-	       nr_distinct, nr_results, ms);
+	       "%lu ran a program (%.1f%%), %" PRIu64 " program runs, %u "
+	       "distinct CQE results, %" PRIu64 " ms\n", seed, iters,
+	       nr_distinct, st.ran, 100.0 * st.ran / iters, runs, nr_results,
+	       ms);
 	fuzz_bpf__destroy(skel);
 	close(prog_other_fd);
 }
