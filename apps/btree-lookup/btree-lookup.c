@@ -8,14 +8,15 @@
  *                       [--random N [--seed S]] FILE [KEY...]
  *
  * By default each lookup is one coroutine of btree.bpf.c: the kernel
- * reads the root, the program copies it in, picks the child and queues
- * its read, ... down to the leaf, and the coroutine's end says found or
- * not. Up to Q lookups run at once; all the lookups started since the
- * last one are submitted with one io_uring_enter(), which also waits.
+ * reads the root, the program binary-searches it (copying in only the
+ * keys it probes), picks the child and queues its read, ... down to the
+ * leaf, and the coroutine's end says found or not. Up to Q lookups run
+ * at once; all the lookups started since the last one are submitted with
+ * one io_uring_enter(), which also waits.
  * --pread does the same walks with a pread() loop, --uring with a
  * user-space io_uring loop (submit the reads of all lookups in flight,
  * reap, judge, queue the next level); all three judge nodes with the same
- * btree_step().
+ * binary search (btree.h: btree_step(), and its pieces in the program).
  *
  * Output, in input order: "KEY VALUE" or "KEY not found". A corrupt node
  * or a failed read is one line on stderr naming the file, the node's

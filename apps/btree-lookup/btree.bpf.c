@@ -2,14 +2,17 @@
 /*
  * btree-lookup's coroutine: one B+tree lookup, root to leaf, each read
  * decided in the kernel from the node the read before brought in
- * (btree.h has the format and struct btree_slot):
+ * (btree.h has the format, the search and struct btree_slot):
  *
- *   start -> READ(root) -> step: copy in, judge -> READ(child) -> step ...
+ *   start -> READ(root) -> step: search -> READ(child) -> step ...
  *                                 leaf -> finish(FOUND / ABSENT)
  *
  * Sleepable (SEC("iouring.s")): the node lands in the lookup's user
- * buffer, and only a sleepable program may bpf_copy_from_user() it into
- * its scratch slot to search it.
+ * buffer, and only a sleepable program may bpf_copy_from_user() from it.
+ * A step copies in what the search needs, not the 4 KiB node: its head
+ * (16 bytes), the keys the binary search probes (8 bytes each, at most
+ * BTREE_SEARCH_PROBES: 3 or 4 at fanout 8) and the one pointer it picks,
+ * each to the stack.
  */
 #include <iocoro/bpf.h>
 
@@ -25,46 +28,62 @@ const volatile __u64 btree_bufs;	/* user buffers, BTREE_NODE_SIZE each */
 /* the lookups, indexed by coroutine id; user space maps them */
 struct btree_slot btree_slots[BTREE_MAX_INFLIGHT];
 
-/*
- * Where a step searches its node. One for all lookups: the steps of a
- * ring run one at a time, under its ->uring_lock, in the one task that
- * submits (btree-lookup has one ring), and no step keeps the node past
- * its run.
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct btree_node);
-} btree_nodes SEC(".maps");
+/* the search of the node in the user buffer at buf, for bpf_loop() */
+struct search_ctx {
+	struct btree_search s;
+	__u64 buf;
+	int err;		/* -EFAULT: a key could not be copied in */
+};
 
-/* bpf_loop()'s callback: entry @i of the node in btree_nodes */
-static int scan_entry(__u32 i, void *data)
+/* bpf_loop()'s callback: one probe of the binary search */
+static int search_probe(__u32 probe, void *data)
 {
-	struct btree_scan *sc = data;
-	const struct btree_node *n;
-	__u32 zero = 0;
+	struct search_ctx *c = data;
+	__u64 k;
+	__u32 i;
 
-	n = bpf_map_lookup_elem(&btree_nodes, &zero);
-	if (!n)
+	(void)probe;
+	if (btree_search_next(&c->s, &i))
 		return 1;
-	return btree_scan_entry(n, i, sc);
+	if (bpf_copy_from_user(&k, sizeof(k), (void *)(c->buf +
+			__builtin_offsetof(struct btree_node, keys) +
+			(__u64)i * sizeof(k)))) {
+		c->err = -EFAULT;
+		return 1;
+	}
+	btree_search_key(&c->s, i, k);
+	return 0;
 }
 
-/* btree_step(), its scan in bpf_loop() */
-static __always_inline int step(const struct btree_node *n, __u32 level,
-				__u64 key, __u64 *out)
+/*
+ * btree_step() on the node in the user buffer at @buf, its probes in
+ * bpf_loop(), whose callback the verifier checks once: enum
+ * btree_verdict, or -EFAULT when the buffer cannot be read
+ */
+static __always_inline int step(__u64 buf, __u32 level, __u64 key,
+				__u64 *out)
 {
-	struct btree_scan sc;
+	struct search_ctx c = { .buf = buf };
+	struct btree_node_head head;
+	__u64 ptr = 0;
 
-	if (btree_node_check(n, level, key, &sc))
+	if (bpf_copy_from_user(&head, sizeof(head), (void *)buf))
+		return -EFAULT;
+	if (btree_node_check(&head, level, key, &c.s))
 		return BTREE_CORRUPT;
-	bpf_loop(BTREE_SLOTS, scan_entry, &sc, 0);
-	return btree_verdict(&sc, level, btree_size, out);
+	bpf_loop(BTREE_SEARCH_PROBES, search_probe, &c, 0);
+	if (c.err)
+		return c.err;
+	if (btree_search_wants_ptr(&c.s, level) &&
+	    bpf_copy_from_user(&ptr, sizeof(ptr), (void *)(buf +
+			__builtin_offsetof(struct btree_node, ptrs) +
+			(__u64)c.s.last * sizeof(ptr))))
+		return -EFAULT;
+	return btree_verdict(&c.s, level, ptr, btree_size, out);
 }
 
 /* read the node at s->off into the lookup's buffer, then step again */
-static __always_inline int read_node(struct io_uring_bpf_ctx *ctx,
+static __always_inline int read_node(struct io_uring_step_ctx *ctx,
 				     struct btree_slot *s, __u32 id)
 {
 	struct io_uring_sqe sqe;
@@ -77,24 +96,17 @@ static __always_inline int read_node(struct io_uring_bpf_ctx *ctx,
 }
 
 /* the read of s->off completed with @res: judge the node */
-static __always_inline int judge(struct io_uring_bpf_ctx *ctx,
+static __always_inline int judge(struct io_uring_step_ctx *ctx,
 				 struct btree_slot *s, __u32 id, __s32 res)
 {
 	__u64 buf = btree_bufs + (__u64)id * BTREE_NODE_SIZE, out = 0;
-	struct btree_node *n;
-	__u32 zero = 0;
 	int verdict;
 
 	if (res < 0)
 		return iocoro_finish(ctx, res);
 	if (res != BTREE_NODE_SIZE)
 		return iocoro_finish(ctx, -EIO);
-	n = bpf_map_lookup_elem(&btree_nodes, &zero);
-	if (!n)
-		return iocoro_finish(ctx, -ENOENT);
-	if (bpf_copy_from_user(n, sizeof(*n), (void *)buf))
-		return iocoro_finish(ctx, -EFAULT);
-	verdict = step(n, s->level, s->key, &out);
+	verdict = step(buf, s->level, s->key, &out);
 	switch (verdict) {
 	case BTREE_FOUND:
 		s->value = out;
@@ -108,12 +120,14 @@ static __always_inline int judge(struct io_uring_bpf_ctx *ctx,
 		s->level--;
 		s->off = out;
 		return read_node(ctx, s, id);
+	case -EFAULT:
+		return iocoro_finish(ctx, -EFAULT);
 	}
 	return iocoro_finish(ctx, -BTREE_ECORRUPT);
 }
 
 SEC("iouring.s")
-int btree_lookup(struct io_uring_bpf_ctx *ctx)
+int btree_lookup(struct io_uring_step_ctx *ctx)
 {
 	__u32 id = iocoro_id(ctx);
 	struct btree_slot *s;

@@ -120,70 +120,127 @@ static inline int btree_node_offset_ok(__u64 off, __u64 file_size)
 }
 
 /*
- * Judging a node: btree_node_check(), then btree_scan_entry() for entries
- * 0, 1, ... until it returns 1, then btree_verdict(). btree_step() does
- * all three in a loop; the coroutine runs the scan with bpf_loop(), whose
- * callback the verifier checks once for any index, where an open loop of
- * 255 iterations costs it one pass per iteration (11.5k instructions, and
- * a binary search 136k: seconds of load on the debug kernel).
- *
- * The scan finds the last entry whose key is <= the key looked up, in a
- * leaf and in an inner node alike (a key below them all goes to child 0).
+ * A node's first 16 bytes, all that btree_node_check() looks at: what the
+ * coroutine copies in before it searches the node (it never copies a
+ * whole node, see btree.bpf.c)
  */
-struct btree_scan {
+struct btree_node_head {
+	__u32 magic;
+	__u16 level;
+	__u16 nkeys;
+	__u64 reserved;
+};
+
+_Static_assert(sizeof(struct btree_node_head) ==
+		       __builtin_offsetof(struct btree_node, keys) &&
+	       __builtin_offsetof(struct btree_node_head, level) ==
+		       __builtin_offsetof(struct btree_node, level) &&
+	       __builtin_offsetof(struct btree_node_head, nkeys) ==
+		       __builtin_offsetof(struct btree_node, nkeys),
+	       "struct btree_node_head is the start of struct btree_node");
+
+/*
+ * The search in a node: a binary search for the last entry whose key is
+ * <= the key looked up, in a leaf and in an inner node alike (a key below
+ * them all goes to child 0). In three shared pieces: btree_node_check(),
+ * then btree_search_next() and btree_search_key() per probe, at most
+ * BTREE_SEARCH_PROBES of them, then btree_verdict() with the pointer of
+ * the entry found. btree_step() does it all on a node in memory; the
+ * coroutine runs the probes with bpf_loop(), whose callback the verifier
+ * checks once for any index, and copies in only the head, the keys it
+ * probes and the one pointer it needs. (An open-coded binary search cost
+ * the verifier 136k instructions, seconds of load on the debug kernel: its
+ * indices stay precise, so no states merge.)
+ *
+ * Keys out of order are not detected: the search then picks some entry,
+ * the same one in the coroutine and in user space.
+ */
+struct btree_search {
 	__u64 key;		/* looked up */
-	__u64 nkeys;		/* of the node, checked */
-	__u64 last;		/* ptrs[] of the last entry with keys[] <= key */
+	__u32 lo;		/* entries lo..hi - 1 are still to search */
+	__u32 hi;
+	__u32 last;		/* the last entry with keys[] <= key (0: none) */
+	__u32 pad;
 	__u64 last_key;		/* its key (~key: none yet) */
 };
 
+/* probes a search takes at most: 2^8 > 255 entries */
+#define BTREE_SEARCH_PROBES	8U
+
+_Static_assert((1U << BTREE_SEARCH_PROBES) > BTREE_SLOTS,
+	       "a search of BTREE_SLOTS entries ends within its probes");
+
 /*
- * 0 if node @n is one the walk may find at level @level (magic, level,
- * 1..255 entries, or 0..255 in a leaf), *@sc set up for the scan of @key;
- * BTREE_CORRUPT if not
+ * 0 if node @n (its head) is one the walk may find at level @level
+ * (magic, level, 1..255 entries, or 0..255 in a leaf), *@s set up for
+ * the search of @key; BTREE_CORRUPT if not
  */
-static inline int btree_node_check(const struct btree_node *n, __u32 level,
-				   __u64 key, struct btree_scan *sc)
+static inline int btree_node_check(const struct btree_node_head *n,
+				   __u32 level, __u64 key,
+				   struct btree_search *s)
 {
 	if (n->magic != BTREE_NODE_MAGIC || n->level != level ||
 	    n->nkeys > BTREE_SLOTS || (level && !n->nkeys))
 		return BTREE_CORRUPT;
-	sc->key = key;
-	sc->nkeys = n->nkeys;
-	sc->last = n->ptrs[0];
-	sc->last_key = ~key;
+	s->key = key;
+	s->lo = 0;
+	s->hi = n->nkeys;
+	s->last = 0;
+	s->pad = 0;
+	s->last_key = ~key;
 	return 0;
 }
 
-/* look at entry @i of @n: 1 when the scan is over */
-static inline int btree_scan_entry(const struct btree_node *n, __u64 i,
-				   struct btree_scan *sc)
+/* 0 and *@i the entry whose key to probe next; 1 when the search is over */
+static inline int btree_search_next(const struct btree_search *s, __u32 *i)
 {
-	if (i >= sc->nkeys || i >= BTREE_SLOTS || n->keys[i] > sc->key)
+	if (s->lo >= s->hi)
 		return 1;
-	sc->last_key = n->keys[i];
-	sc->last = n->ptrs[i];
+	*i = s->lo + (s->hi - s->lo) / 2;
 	return 0;
+}
+
+/* the probe of entry @i (from btree_search_next()): its key is @k */
+static inline void btree_search_key(struct btree_search *s, __u32 i, __u64 k)
+{
+	if (k <= s->key) {
+		s->last = i;
+		s->last_key = k;
+		s->lo = i + 1;
+	} else {
+		s->hi = i;
+	}
 }
 
 /*
- * The scan's verdict (enum btree_verdict), *@out the value (BTREE_FOUND)
- * or the child's offset (BTREE_DESCEND): a child outside the file of
- * @file_size bytes, in the header or not aligned is BTREE_CORRUPT.
- * BTREE_DESCEND only comes from level > 0.
+ * After the search: does btree_verdict() need ptrs[s->last]? Not for a
+ * leaf without the key (BTREE_ABSENT)
  */
-static inline int btree_verdict(const struct btree_scan *sc, __u32 level,
-				__u64 file_size, __u64 *out)
+static inline int btree_search_wants_ptr(const struct btree_search *s,
+					 __u32 level)
+{
+	return level || s->last_key == s->key;
+}
+
+/*
+ * The search's verdict (enum btree_verdict), @ptr the pointer of the
+ * entry found (ptrs[s->last], if btree_search_wants_ptr()), *@out the
+ * value (BTREE_FOUND) or the child's offset (BTREE_DESCEND): a child
+ * outside the file of @file_size bytes, in the header or not aligned is
+ * BTREE_CORRUPT. BTREE_DESCEND only comes from level > 0.
+ */
+static inline int btree_verdict(const struct btree_search *s, __u32 level,
+				__u64 ptr, __u64 file_size, __u64 *out)
 {
 	if (level == 0) {
-		if (sc->last_key != sc->key)
+		if (s->last_key != s->key)
 			return BTREE_ABSENT;
-		*out = sc->last;
+		*out = ptr;
 		return BTREE_FOUND;
 	}
-	if (!btree_node_offset_ok(sc->last, file_size))
+	if (!btree_node_offset_ok(ptr, file_size))
 		return BTREE_CORRUPT;
-	*out = sc->last;
+	*out = ptr;
 	return BTREE_DESCEND;
 }
 
@@ -197,15 +254,20 @@ static inline int btree_verdict(const struct btree_scan *sc, __u32 level,
 static inline int btree_step(const struct btree_node *n, __u32 level,
 			     __u64 key, __u64 file_size, __u64 *out)
 {
-	struct btree_scan sc;
-	__u64 i;
+	const struct btree_node_head head = {
+		.magic = n->magic, .level = n->level, .nkeys = n->nkeys,
+	};
+	struct btree_search s;
+	__u32 p, i;
 
-	if (btree_node_check(n, level, key, &sc))
+	if (btree_node_check(&head, level, key, &s))
 		return BTREE_CORRUPT;
-	for (i = 0; i < BTREE_SLOTS; i++)
-		if (btree_scan_entry(n, i, &sc))
+	for (p = 0; p < BTREE_SEARCH_PROBES; p++) {
+		if (btree_search_next(&s, &i))
 			break;
-	return btree_verdict(&sc, level, file_size, out);
+		btree_search_key(&s, i, n->keys[i]);
+	}
+	return btree_verdict(&s, level, n->ptrs[s.last], file_size, out);
 }
 
 /*
@@ -213,9 +275,10 @@ static inline int btree_step(const struct btree_node *n, __u32 level,
  * btree_slots[], which user space maps (the skeleton's .bss). User space
  * writes key and starts coroutine id; the coroutine's first step (the one
  * not linked after a read) sets the rest, reads the root into the slot's
- * user buffer, and each step after a read copies the node in
- * (bpf_copy_from_user()), judges it with btree_step() and reads the child,
- * until the leaf. Its end's res: BTREE_FOUND (value set), BTREE_ABSENT,
+ * user buffer, and each step after a read searches the node there (the
+ * pieces of btree_step(), copying in with bpf_copy_from_user() the head,
+ * the keys probed and the pointer found) and reads the child, until the
+ * leaf. Its end's res: BTREE_FOUND (value set), BTREE_ABSENT,
  * -BTREE_ECORRUPT (off: the corrupt node), -EIO (a short read) or the
  * read's -errno.
  */

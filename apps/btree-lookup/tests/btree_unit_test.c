@@ -2,8 +2,9 @@
 /*
  * Unit tests of btree-lookup's format (btree.h, btree-file.c), on the host:
  * tree shapes, built files checked node by node against the keys they
- * must hold, the shared search (btree_step()) against a
- * plain count, corrupt nodes and headers, and the pread() walk on good,
+ * must hold, the shared binary search (btree_step(), and its pieces as
+ * the coroutine runs them) against a plain count, corrupt nodes and
+ * headers, and the pread() walk on good,
  * cyclic and short files. Random sizes come from test_seed("btree_unit")
  * (IOCORO_SEED replays them).
  */
@@ -219,11 +220,65 @@ static void test_build_refuses(void **state)
 }
 
 /*
- * btree_step() against a count of the keys <= the probe, at every size:
- * a leaf finds exactly its keys, an inner node picks the last child whose
+ * btree_step()'s pieces run as the coroutine runs them (btree.bpf.c's
+ * step()): only the head, the keys probed and the one pointer read, each
+ * through a copy; *@probes counts the probes
+ */
+static int coroutine_step(const struct btree_node *n, __u32 level, __u64 key,
+			  __u64 file_size, __u64 *out, unsigned int *probes)
+{
+	struct btree_node_head head;
+	struct btree_search s;
+	__u64 k, ptr = 0;
+	__u32 p, i;
+
+	memcpy(&head, n, sizeof(head));
+	if (btree_node_check(&head, level, key, &s))
+		return BTREE_CORRUPT;
+	*probes = 0;
+	for (p = 0; p < BTREE_SEARCH_PROBES; p++) {
+		if (btree_search_next(&s, &i))
+			break;
+		assert_true(i < head.nkeys);
+		memcpy(&k, (const char *)n +
+		       offsetof(struct btree_node, keys) + i * sizeof(k),
+		       sizeof(k));
+		btree_search_key(&s, i, k);
+		(*probes)++;
+	}
+	/* the search is over within its probes */
+	assert_int_equal(btree_search_next(&s, &i), 1);
+	if (btree_search_wants_ptr(&s, level))
+		memcpy(&ptr, (const char *)n +
+		       offsetof(struct btree_node, ptrs) +
+		       s.last * sizeof(ptr), sizeof(ptr));
+	return btree_verdict(&s, level, ptr, file_size, out);
+}
+
+/* btree_step() and coroutine_step() judge @n alike: the verdict */
+static int both_step(const struct btree_node *n, __u32 level, __u64 key,
+		     __u64 file_size, __u64 *out)
+{
+	__u64 out1 = 0, out2 = 0;
+	unsigned int probes = 0;
+	int v1, v2;
+
+	v1 = btree_step(n, level, key, file_size, &out1);
+	v2 = coroutine_step(n, level, key, file_size, &out2, &probes);
+	assert_int_equal(v1, v2);
+	assert_true(out1 == out2);
+	/* a binary search: floor(log2(nkeys)) + 1 probes at most */
+	assert_true(probes == 0 || (1U << (probes - 1)) <= n->nkeys);
+	*out = out1;
+	return v1;
+}
+
+/*
+ * The search against a count of the keys <= the probe, at every size: a
+ * leaf finds exactly its keys, an inner node picks the last child whose
  * key is <= the probe (child 0 for a probe below them all)
  */
-static void test_scan(void **state)
+static void test_search(void **state)
 {
 	const uint64_t size = btree_file_size(BTREE_SLOTS + 1);
 	struct btree_node *n = calloc(1, sizeof(*n));
@@ -242,29 +297,67 @@ static void test_scan(void **state)
 			n->ptrs[i] = (uint64_t)(i + 1) * BTREE_NODE_SIZE;
 			k += 1 + test_rng_below(&rng, 3);
 		}
-		for (round = 0; round < 64; round++) {
-			probe = round ? test_rng_below(&rng, k + 2) : UINT64_MAX;
+		for (round = 0; round < 64 + 2 * (int)nkeys; round++) {
+			if (round == 0)
+				probe = UINT64_MAX;
+			else if (round == 1)
+				probe = 0;
+			else if (round < 2 + (int)nkeys)	/* each key */
+				probe = n->keys[round - 2];
+			else if (round < 2 + 2 * (int)nkeys)	/* just below */
+				probe = n->keys[round - 2 - nkeys] - 1;
+			else
+				probe = test_rng_below(&rng, k + 2);
 			for (below = 0, present = 0; below < nkeys &&
 			     n->keys[below] <= probe; below++)
 				present = n->keys[below] == probe;
 			n->level = 0;
 			n->nkeys = (uint16_t)nkeys;
 			out = 0;
-			assert_int_equal(btree_step(n, 0, probe, size, &out),
+			assert_int_equal(both_step(n, 0, probe, size, &out),
 					 present ? BTREE_FOUND : BTREE_ABSENT);
 			if (present)
 				assert_true(out == n->ptrs[below - 1]);
 			n->level = 1;
 			if (!nkeys) {	/* an inner node without children */
-				assert_int_equal(btree_step(n, 1, probe, size,
-							    &out),
+				assert_int_equal(both_step(n, 1, probe, size,
+							   &out),
 						 BTREE_CORRUPT);
 				continue;
 			}
-			assert_int_equal(btree_step(n, 1, probe, size, &out),
+			assert_int_equal(both_step(n, 1, probe, size, &out),
 					 BTREE_DESCEND);
 			assert_true(out == n->ptrs[below ? below - 1 : 0]);
 		}
+	}
+	free(n);
+}
+
+/*
+ * Keys out of order: not detected, but the coroutine's way of searching
+ * picks the same entry as btree_step()
+ */
+static void test_search_unsorted(void **state)
+{
+	const uint64_t size = btree_file_size(BTREE_SLOTS + 1);
+	struct btree_node *n = calloc(1, sizeof(*n));
+	uint32_t nkeys, i;
+	__u64 out;
+	int round;
+
+	(void)state;
+	assert_non_null(n);
+	n->magic = BTREE_NODE_MAGIC;
+	for (round = 0; round < 2000; round++) {
+		nkeys = 1 + (uint32_t)test_rng_below(&rng, BTREE_SLOTS);
+		for (i = 0; i < BTREE_SLOTS; i++) {
+			n->keys[i] = test_rng_below(&rng, 64);
+			n->ptrs[i] = (uint64_t)(1 + test_rng_below(&rng, 300)) *
+				     BTREE_NODE_SIZE;
+		}
+		n->nkeys = (uint16_t)nkeys;
+		n->level = (uint16_t)(round & 1);
+		both_step(n, n->level, test_rng_below(&rng, 66), size, &out);
 	}
 	free(n);
 }
@@ -286,47 +379,47 @@ static void test_step(void **state)
 	n->ptrs[0] = 4096;
 	n->ptrs[1] = 8192;
 	n->ptrs[2] = 8 * 4096;
-	assert_int_equal(btree_step(n, 1, 1, size, &out), BTREE_DESCEND);
+	assert_int_equal(both_step(n, 1, 1, size, &out), BTREE_DESCEND);
 	assert_int_equal(out, 4096);
-	assert_int_equal(btree_step(n, 1, 9, size, &out), BTREE_DESCEND);
+	assert_int_equal(both_step(n, 1, 9, size, &out), BTREE_DESCEND);
 	assert_int_equal(out, 4096);
-	assert_int_equal(btree_step(n, 1, 10, size, &out), BTREE_DESCEND);
+	assert_int_equal(both_step(n, 1, 10, size, &out), BTREE_DESCEND);
 	assert_int_equal(out, 8192);
-	assert_int_equal(btree_step(n, 1, 25, size, &out), BTREE_DESCEND);
+	assert_int_equal(both_step(n, 1, 25, size, &out), BTREE_DESCEND);
 	assert_int_equal(out, 8 * 4096);
 	/* not the level the walk expects: a cycle, or a wrong pointer */
-	assert_int_equal(btree_step(n, 2, 9, size, &out), BTREE_CORRUPT);
-	assert_int_equal(btree_step(n, 0, 9, size, &out), BTREE_CORRUPT);
+	assert_int_equal(both_step(n, 2, 9, size, &out), BTREE_CORRUPT);
+	assert_int_equal(both_step(n, 0, 9, size, &out), BTREE_CORRUPT);
 	/* children outside the file, in the header, not aligned */
 	n->ptrs[2] = 9 * 4096;
-	assert_int_equal(btree_step(n, 1, 25, size, &out), BTREE_CORRUPT);
+	assert_int_equal(both_step(n, 1, 25, size, &out), BTREE_CORRUPT);
 	n->ptrs[2] = 0;
-	assert_int_equal(btree_step(n, 1, 25, size, &out), BTREE_CORRUPT);
+	assert_int_equal(both_step(n, 1, 25, size, &out), BTREE_CORRUPT);
 	n->ptrs[2] = 4097;
-	assert_int_equal(btree_step(n, 1, 25, size, &out), BTREE_CORRUPT);
+	assert_int_equal(both_step(n, 1, 25, size, &out), BTREE_CORRUPT);
 	/* too many entries, or no child at all */
 	n->nkeys = BTREE_SLOTS + 1;
-	assert_int_equal(btree_step(n, 1, 5, size, &out), BTREE_CORRUPT);
+	assert_int_equal(both_step(n, 1, 5, size, &out), BTREE_CORRUPT);
 	n->nkeys = 0;
-	assert_int_equal(btree_step(n, 1, 5, size, &out), BTREE_CORRUPT);
+	assert_int_equal(both_step(n, 1, 5, size, &out), BTREE_CORRUPT);
 	n->level = 0;
 	n->nkeys = BTREE_SLOTS + 1;
-	assert_int_equal(btree_step(n, 0, 5, size, &out), BTREE_CORRUPT);
+	assert_int_equal(both_step(n, 0, 5, size, &out), BTREE_CORRUPT);
 	n->keys[0] = 10;
 	n->keys[1] = 20;
 	/* a leaf */
 	n->nkeys = 2;
 	n->ptrs[0] = 111;
 	n->ptrs[1] = 222;
-	assert_int_equal(btree_step(n, 0, 20, size, &out), BTREE_FOUND);
+	assert_int_equal(both_step(n, 0, 20, size, &out), BTREE_FOUND);
 	assert_int_equal(out, 222);
-	assert_int_equal(btree_step(n, 0, 10, size, &out), BTREE_FOUND);
+	assert_int_equal(both_step(n, 0, 10, size, &out), BTREE_FOUND);
 	assert_int_equal(out, 111);
-	assert_int_equal(btree_step(n, 0, 15, size, &out), BTREE_ABSENT);
-	assert_int_equal(btree_step(n, 0, 5, size, &out), BTREE_ABSENT);
-	assert_int_equal(btree_step(n, 0, 21, size, &out), BTREE_ABSENT);
+	assert_int_equal(both_step(n, 0, 15, size, &out), BTREE_ABSENT);
+	assert_int_equal(both_step(n, 0, 5, size, &out), BTREE_ABSENT);
+	assert_int_equal(both_step(n, 0, 21, size, &out), BTREE_ABSENT);
 	n->magic = 0;
-	assert_int_equal(btree_step(n, 0, 10, size, &out), BTREE_CORRUPT);
+	assert_int_equal(both_step(n, 0, 10, size, &out), BTREE_CORRUPT);
 	free(n);
 }
 
@@ -439,7 +532,8 @@ int main(void)
 		cmocka_unit_test(test_build_edges),
 		cmocka_unit_test(test_build_random),
 		cmocka_unit_test(test_build_refuses),
-		cmocka_unit_test(test_scan),
+		cmocka_unit_test(test_search),
+		cmocka_unit_test(test_search_unsorted),
 		cmocka_unit_test(test_step),
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_walk),
