@@ -6,17 +6,21 @@
 #
 # Usage: guest.sh --bin DIR --khz KHZ --out CSV [--rounds R] [--big-mib N]
 #                 [--small N] [--disk DEV] [--steps N] [--scale "1 64 ..."]
+#                 [--lookups N] [--cases "..."]
 #
 #   --bin DIR    the build dir (copychain, step_bench, uring_cp, bench_time)
 #   --khz KHZ    the host's TSC rate: rdtsc is the only honest clock here
 #   --disk DEV   also run the copy cases on an ext4 filesystem on DEV
 #                (mounted here, page cache dropped before every run)
 #   --cases "..." the cases to run (default "step scale copy small cat btree")
+#   --lookups N  btree-lookup's random keys per run (200000: every mode
+#                runs a second or more, so the timer and start-up do not
+#                weigh)
 set -euo pipefail
 
 bin='' khz='' out='' disk=''
-rounds=5 big_mib=1024 small=10000 steps=10000 lookups=10000
-scale="1 64 1024 10000"
+rounds=5 big_mib=1024 small=10000 steps=10000 lookups=200000
+scale="1 64 1024 10000 100000"
 cases="step scale copy small cat btree"
 while [ $# -gt 0 ]; do
 	case "$1" in

@@ -91,8 +91,9 @@ if any(per_round("step", w, "steps_per_s") for w in step_who):
                 w, m[0], m[1], m[2], "%.0f" % statistics.median(e.values()) if e else "?"))
     r1 = ratio("step", "bpf", "loop", "steps_per_s", invert=True)
     r2 = ratio("step", "bpf", "link", "steps_per_s", invert=True)
-    lines += ["", "bpf/loop steps/s: %s, target >= 2: %s. bpf/link: %s (the link "
-              "chain decides nothing: an upper bound)." % (fmt_ratio(r1), met(r1, 2.0), fmt_ratio(r2)), ""]
+    lines += ["", "bpf/loop steps/s: %s, target >= 2: %s. bpf/link: %s, target >= 1.0: %s "
+              "(the link chain decides nothing)." % (fmt_ratio(r1), met(r1, 2.0), fmt_ratio(r2),
+                                                     met(r2, 1.0)), ""]
 
 # ---- cases 2, 3, 4: each a main contender against its peers, in seconds
 timed_cases = [
@@ -108,11 +109,11 @@ timed_cases = [
     ("btree_tmpfs_d3", "4. Dependent reads, depth 3, tmpfs (page cache warm)", "bpf",
      [("pread", None), ("uring", None)]),
     ("btree_tmpfs_d6", "4. Dependent reads, depth 6, tmpfs (page cache warm)", "bpf",
-     [("pread", 1.5), ("uring", None)]),
+     [("pread", 1.5), ("uring", 1.0)]),
     ("btree_disk_d3", "4. Dependent reads, depth 3, ext4 on a virtio disk, page cache dropped", "bpf",
      [("pread", None), ("uring", None)]),
     ("btree_disk_d6", "4. Dependent reads, depth 6, ext4 on a virtio disk, page cache dropped", "bpf",
-     [("pread", 1.5), ("uring", None)]),
+     [("pread", 1.5), ("uring", 1.0)]),
 ]
 charts = []
 for cas, title, main, peers in timed_cases:

@@ -76,11 +76,9 @@ bench=$build/bench/step/step_bench
 [ -x "$bench" ] || die "$bench was not built"
 
 tsc_args=()
-if [ "$tsc_given" = 0 ]; then
-	tsc_khz=$("$bench" --measure-tsc) || die "step_bench --measure-tsc failed on the host"
-	echo "$prog: host TSC at $tsc_khz kHz: the guest's rdtsc ticks at that rate"
-	tsc_args=(--tsc-khz "$tsc_khz")
-fi
+tsc_khz=$("$bench" --measure-tsc) || die "step_bench --measure-tsc failed on the host"
+echo "$prog: host TSC at $tsc_khz kHz: the guest's rdtsc ticks at that rate"
+[ "$tsc_given" = 1 ] || tsc_args=(--tsc-khz "$tsc_khz")
 
 rm -f "$img"
 IOCORO_CTEST=0 "$root/initramfs/build-initramfs.sh" "$build" "$img"
@@ -91,7 +89,7 @@ cmd="$(printf '%q ' "$bench" "${tsc_args[@]}" "$@") --csv /tmp/step.csv; rc=\$?;
 
 rc=0
 "$root/initramfs/run-guest.sh" --kernel "$kernel" --initrd "$img" \
-	--timeout "${IOCORO_GUEST_TIMEOUT:-1800}" --no-leak-check \
+	--append "tsc_early_khz=$tsc_khz tsc=reliable" --timeout "${IOCORO_GUEST_TIMEOUT:-1800}" --no-leak-check \
 	--log-dir "$run/guest-logs" -- "$cmd" >"$run/console.txt" 2>&1 || rc=$?
 
 out=$run/guest-logs/output.log

@@ -13,8 +13,8 @@
 #   --save      also copy the report into bench/results/ (what is
 #               committed)
 #   GUEST_ARGS  bench/guest.sh's: --rounds R (5), --big-mib N (1024),
-#               --small N (10000), --steps N (10000), --lookups N (10000),
-#               --scale "1 64 1024 10000", --cases "step scale copy small cat btree"
+#               --small N (10000), --steps N (10000), --lookups N (200000),
+#               --scale "1 64 1024 10000 100000", --cases "step scale copy small cat btree"
 #
 # Environment: IOCORO_BUILD_DIR (default build/), IOCORO_KERNEL_HEADERS,
 # IOCORO_GUEST_TIMEOUT (default 7200 s).
@@ -58,6 +58,8 @@ cmake --build "$build" -j "$(nproc)" --target copychain catchain btree-lookup st
 
 khz=$("$build/bench/step/step_bench" --measure-tsc) || die "step_bench --measure-tsc failed"
 echo "$prog: host TSC at $khz kHz"
+# the guest's clocks (CLOCK_MONOTONIC, timestamps) on the TSC at that rate,
+# not on jiffies: TCG cannot calibrate it (no HPET), so the rate is given
 
 # the disk: ext4 on a sparse file, room for the big file twice and the
 # small files, made afresh each run
@@ -78,7 +80,7 @@ mem=$((big_mib * 3 + 2048))
 # the guest's output as it comes, without the CSV dump at its end
 set +e
 "$root/initramfs/run-guest.sh" --kernel "$kernel" --initrd "$img" --disk "$disk" \
-	--mem "$mem" --timeout "${IOCORO_GUEST_TIMEOUT:-7200}" --no-leak-check --quiet \
+	--append "tsc_early_khz=$khz tsc=reliable" --mem "$mem" --timeout "${IOCORO_GUEST_TIMEOUT:-7200}" --no-leak-check --quiet \
 	--log-dir "$run/guest-logs" -- "$cmd" | sed -u "/^$marker\$/,/^run-guest: QEMU ended/{/^run-guest: QEMU ended/!d}"
 rc=${PIPESTATUS[0]}
 set -e

@@ -53,6 +53,11 @@
 # tests/lib/guest-test.sh's kmsg markers) whose runs they fell in:
 # "... kernel log has 'WARNING: ...' in test chain_nop_chain (exit 0; ...)".
 # The verdict is preset to failure and only turns green on positive evidence.
+#
+# IOCORO_QEMU_ARGS adds QEMU options (words split on spaces), for instance
+# "-icount shift=0": instruction counting, the guest's clocks and TSC
+# driven by the instructions it runs, so that the same work times the same
+# from run to run (bench/README.md).
 # QEMU options have commas inside array elements on purpose
 # shellcheck disable=SC2054
 set -euo pipefail
@@ -191,6 +196,8 @@ qemu=(
 	-device virtserialport,bus=vser.0,chardev=out,name=iocoro.output
 )
 [ -z "$disk" ] || qemu+=(-drive "file=$disk,format=raw,if=virtio,cache=writeback")
+# shellcheck disable=SC2206 # words on purpose: extra QEMU options
+[ -z "${IOCORO_QEMU_ARGS-}" ] || qemu+=(${IOCORO_QEMU_ARGS})
 
 echo "$prog: booting $(basename "$kernel") ($([ "$kvm" = 1 ] && echo kvm || echo tcg), ${mem} MiB, ${smp} cpu, timeout ${timeout_s}s), logs in $log_dir"
 echo "$prog: guest command: $cmd"

@@ -30,7 +30,7 @@ IOCORO_COROUTINE(step, step_states, struct step_state)
 	if (iocoro_ctx_has_prev(ctx)) {
 		if (iocoro_ctx_prev_res(ctx) != 0 ||
 		    iocoro_ctx_prev_user_data(ctx) !=
-			    iocoro_ud(IOCORO_UD_OP, iocoro_self(ctx),
+			    iocoro_ud(IOCORO_UD_STEP, iocoro_self(ctx),
 				      iocoro_id(ctx))) {
 			st->bad++;
 			st->bad_res = iocoro_ctx_prev_res(ctx);
@@ -68,7 +68,7 @@ __u64 wt_queue_err;
 __s32 wt_queue_rc;
 
 SEC("iouring")
-int wait_step(struct io_uring_bpf_ctx *ctx)
+int wait_step(struct io_uring_step_ctx *ctx)
 {
 	struct io_uring_sqe sqe;
 	long ret;
