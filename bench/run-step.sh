@@ -3,7 +3,8 @@
 # kernel in QEMU, run step_bench there once, print its table and bring its
 # CSV back.
 #
-# Usage: bench/run-step.sh [--kernel BZIMAGE|OBJ_DIR] [-- STEP_BENCH_ARGS...]
+# Usage: bench/run-step.sh [--kernel BZIMAGE|OBJ_DIR] [--perf]
+#                          [-- STEP_BENCH_ARGS...]
 #
 #   --kernel   the kernel to boot: a bzImage, or a kernel/build.sh obj dir
 #              (its arch/x86/boot/bzImage). Default: $IOCORO_BENCH_KERNEL,
@@ -11,6 +12,14 @@
 #              ${IOCORO_CACHE:-/var/cache/iocoro}/kernel/obj-release.
 #              This script never builds the kernel: run kernel/build.sh
 #              release first (scripts/run-main.sh does).
+#   --perf     instead of the benchmark, profile a step: each contender
+#              (bpf, loop, link) runs alone (--only) for 3 rounds of
+#              300,000 steps under `perf record -e cpu-clock` in the
+#              guest, and perf report's top symbols are printed (perf
+#              from Debian's linux-perf, copied into the image; the
+#              release kernel has kallsyms, the symbols are the kernel's
+#              and step_bench's). Attribution under TCG is approximate;
+#              the ticks/step line of each run is exact (rdtsc).
 #   STEP_BENCH_ARGS  passed on, e.g. -- --rounds 9 --steps 20000
 #              (step_bench --help); --csv is set here, and --tsc-khz to
 #              the host's TSC rate (step_bench --measure-tsc on the host:
@@ -41,10 +50,12 @@ die() {
 	exit 1
 }
 
+perf=0
 kernel=${IOCORO_BENCH_KERNEL:-${IOCORO_CACHE:-/var/cache/iocoro}/kernel/obj-release}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) [ $# -ge 2 ] || die "--kernel needs a path"; kernel=$2; shift 2 ;;
+	--perf) perf=1; shift ;;
 	--help | -h) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	--) shift; break ;;
 	*) die "unknown argument '$1' (--help)" ;;
@@ -80,12 +91,32 @@ tsc_khz=$("$bench" --measure-tsc) || die "step_bench --measure-tsc failed on the
 echo "$prog: host TSC at $tsc_khz kHz: the guest's rdtsc ticks at that rate"
 [ "$tsc_given" = 1 ] || tsc_args=(--tsc-khz "$tsc_khz")
 
+extra=${IOCORO_EXTRA_INSTALL-}
+if [ "$perf" = 1 ]; then
+	perf_bin=$(command -v perf) || die "--perf needs perf (apt-get install linux-perf)"
+	extra="$extra $perf_bin"
+fi
 rm -f "$img"
-IOCORO_CTEST=0 "$root/initramfs/build-initramfs.sh" "$build" "$img"
+IOCORO_EXTRA_INSTALL=$extra IOCORO_CTEST=0 "$root/initramfs/build-initramfs.sh" "$build" "$img"
 
 # in the guest: the table on stdout, then the CSV after a marker line
 marker='----- step.csv -----'
 cmd="$(printf '%q ' "$bench" "${tsc_args[@]}" "$@") --csv /tmp/step.csv; rc=\$?; echo '$marker'; cat /tmp/step.csv; exit \$rc"
+if [ "$perf" = 1 ]; then
+	marker='----- no csv -----'
+	cmd="echo 100000 >/proc/sys/kernel/perf_event_max_sample_rate
+echo 100 >/proc/sys/kernel/perf_cpu_time_max_percent
+rc=0
+for c in bpf loop link; do
+	echo \"==== \$c\"
+	perf record -q -e cpu-clock -F 20000 -m 2048 -a -o /tmp/perf-\$c.data -- \
+		$(printf '%q ' "$bench" "${tsc_args[@]}" "$@") --only \$c --rounds 3 --steps 300000 >/tmp/out-\$c.txt 2>&1 || rc=1
+	grep 'ticks/step' /tmp/out-\$c.txt
+	perf report -i /tmp/perf-\$c.data --stdio --no-children --comm step_bench \
+		--sort symbol --percent-limit 0.5 2>/dev/null | grep -v -e '^#' -e '^\$' | head -30
+done
+exit \$rc"
+fi
 
 rc=0
 "$root/initramfs/run-guest.sh" --kernel "$kernel" --initrd "$img" \
