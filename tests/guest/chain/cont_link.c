@@ -33,10 +33,10 @@ static struct cont_link_bpf *cl_setup(struct io_uring *ring)
 
 /*
  * Start cl_start, which queues cl_sqe[0] (UD_A, continued by cl_step,
- * which returns @ret) and cl_sqe[1] (UD_B); reap the three CQEs.
+ * which returns @ret) and cl_sqe[1] (UD_B); reap @n CQEs.
  */
-static void cl_run(struct io_uring *ring, struct cont_link_bpf *skel,
-		   int ret, struct io_uring_cqe cqes[3])
+static void cl_run_n(struct io_uring *ring, struct cont_link_bpf *skel,
+		     int ret, struct io_uring_cqe *cqes, unsigned int n)
 {
 	skel->bss->cl_sqe[0].user_data = UD_A;
 	skel->bss->cl_sqe[1].user_data = UD_B;
@@ -47,11 +47,18 @@ static void cl_run(struct io_uring *ring, struct cont_link_bpf *skel,
 	skel->bss->cl_ret = ret;
 	uring_prep_bpf(ring, P_CL_START, UD_START);
 	uring_submit(ring, 1);
-	uring_reap(ring, cqes, 3);
-	EXPECT_CQE(cqes, 3, UD_START, 0);
+	uring_reap(ring, cqes, n);
+	EXPECT_CQE(cqes, n, UD_START, 0);
 	CHECK_EQ(skel->bss->cl_rc[0], 0);
 	CHECK_EQ(skel->bss->cl_rc[1], 0);
 	CHECK_EQ(skel->bss->cl_runs, 1);
+}
+
+/* cl_run_n() of the three CQEs of UD_START, UD_A and UD_B */
+static void cl_run(struct io_uring *ring, struct cont_link_bpf *skel,
+		   int ret, struct io_uring_cqe cqes[3])
+{
+	cl_run_n(ring, skel, ret, cqes, 3);
 }
 
 /* A: a NOP with @a_flags, B: a NOP */
@@ -154,6 +161,16 @@ IOCORO_CASE(cont_link_rules)
 	EXPECT_CQE(cqes, 3, UD_A, 0);
 	EXPECT_CQE(cqes, 3, UD_B, -ECANCELED);
 	CHECK_EQ(skel->bss->cl_prev_res, -EBADF);
+
+	/*
+	 * with IOSQE_CQE_SKIP_SUCCESS the program's 0 posts nothing, though
+	 * the operation failed; B is cancelled all the same
+	 */
+	cl_bad_read(skel, IOSQE_IO_LINK | IOSQE_CQE_SKIP_SUCCESS);
+	cl_run_n(&ring, skel, 0, cqes, 2);
+	EXPECT_CQE(cqes, 2, UD_B, -ECANCELED);
+	CHECK_EQ(skel->bss->cl_prev_res, -EBADF);
+	CHECK_EQ(io_uring_cq_ready(&ring), 0);
 
 	/* the same under a hard link: B runs */
 	cl_bad_read(skel, IOSQE_IO_HARDLINK);
