@@ -8,13 +8,9 @@
  * before.
  */
 #include <iocoro/bpf.h>
+#include <linux/fcntl.h>
 
 #include "copychain.h"
-
-/* <fcntl.h>'s values, which BPF programs do not get */
-#define CC_AT_FDCWD	-100
-#define CC_O_RDONLY	00
-#define CC_O_CLOEXEC	02000000
 
 /* the files being copied, one slot a job (max_entries set at load) */
 struct {
@@ -274,8 +270,8 @@ IOCORO_COROUTINE(copychain, cc_files, struct copychain_file)
 	st->steps++;
 	switch (st->step) {
 	case CC_START:
-		io_uring_prep_openat(&sqe, CC_AT_FDCWD, (void *)st->src_path,
-				     CC_O_RDONLY | CC_O_CLOEXEC, 0);
+		io_uring_prep_openat(&sqe, AT_FDCWD, (void *)st->src_path,
+				     O_RDONLY | O_CLOEXEC, 0);
 		return cc_file_then(ctx, st, &sqe, CC_SRC_OPEN);
 	case CC_SRC_OPEN:
 		if (res < 0) {
@@ -283,7 +279,7 @@ IOCORO_COROUTINE(copychain, cc_files, struct copychain_file)
 			return iocoro_finish(ctx, res);
 		}
 		st->src_fd = res;
-		io_uring_prep_openat(&sqe, CC_AT_FDCWD, (void *)st->dst_path,
+		io_uring_prep_openat(&sqe, AT_FDCWD, (void *)st->dst_path,
 				     (int)st->dst_flags, 0600);
 		return cc_file_then(ctx, st, &sqe, CC_DST_OPEN);
 	case CC_DST_OPEN:

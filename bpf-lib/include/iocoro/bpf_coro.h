@@ -10,7 +10,9 @@
  * lives in a map slot indexed by the coroutine's id, which every request
  * of the coroutine carries in its user_data (iocoro/user_data.h).
  *
- *   struct cat_state { __u32 step; __s32 fd; __u64 buf; };
+ *   #include <linux/fcntl.h>   // AT_FDCWD, O_RDONLY
+ *
+ *   struct cat_state { __u32 step; __s32 fd; __u64 buf; __u64 path; };
  *   enum { CAT_OPEN, CAT_READ, CAT_CLOSE };
  *
  *   struct {
@@ -26,7 +28,8 @@
  *
  *           switch (st->step) {
  *           case CAT_OPEN:
- *                   io_uring_prep_openat(&sqe, AT_FDCWD, path, O_RDONLY, 0);
+ *                   io_uring_prep_openat(&sqe, AT_FDCWD,
+ *                                        (const char *)st->path, O_RDONLY, 0);
  *                   return iocoro_then(ctx, &sqe, &st->step, CAT_READ);
  *           case CAT_READ:
  *                   if (iocoro_ctx_prev_res(ctx) < 0)
