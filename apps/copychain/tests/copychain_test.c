@@ -26,44 +26,18 @@
  *   enospc    1 MiB into a 256 KiB tmpfs: ENOSPC, no DST, no temporary
  *             file (root)
  *   signal    SIGKILL, SIGTERM, SIGINT in the middle of a copy (written
- *             to an O_TMPFILE): no DST, no temporary file
+ *             to an O_TMPFILE): no DST, no temporary file (signal.c, the
+ *             helpers shared with it declared in cc_test.h)
  *
  * and jobs, tree, many, denied, fallback: see each case. All but host run
  * in the guest. Every case runs in a fresh directory under $TMPDIR (or
  * /tmp), which each case and the suite's teardown check entry by entry: a
  * temporary DST.XXXXXX left behind fails it.
  */
-#define _GNU_SOURCE
-#include <iocoro.h>
+#include "cc_test.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <grp.h>
-#include <linux/capability.h>
-#include <sys/mount.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <sys/sysmacros.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-
-#include "case.h"
-#include "check.h"
-#include "files.h"
-#include "seed.h"
-
-#define CHUNK (128U << 10)
-
-static const char *bin;
-static char work[256];
+const char *bin;
+char work[256];
 
 /* ---- files ---- */
 
@@ -79,7 +53,7 @@ static uint64_t rng(void)
 	return rng_state = x;
 }
 
-static void gen_file(const char *path, size_t size, mode_t mode)
+void gen_file(const char *path, size_t size, mode_t mode)
 {
 	test_gen_file(path, size, mode, rng);
 }
@@ -108,7 +82,7 @@ static unsigned char *slurp(const char *path, size_t *size)
 }
 
 /* 0 if the files have the same bytes, 1 if not */
-static int same_bytes(const char *a, const char *b)
+int same_bytes(const char *a, const char *b)
 {
 	size_t na, nb;
 	unsigned char *pa = slurp(a, &na), *pb = slurp(b, &nb);
@@ -122,7 +96,7 @@ static int same_bytes(const char *a, const char *b)
 	return differ;
 }
 
-static char *path_in(const char *dir, const char *name)
+char *path_in(const char *dir, const char *name)
 {
 	char *p;
 
@@ -131,7 +105,7 @@ static char *path_in(const char *dir, const char *name)
 }
 
 /* @n files name0 .. of random sizes below @max in @dir; their paths */
-static char **gen_files(const char *dir, const char *name, int n, size_t max)
+char **gen_files(const char *dir, const char *name, int n, size_t max)
 {
 	char **v = calloc((size_t)n + 1, sizeof(*v));
 	int i;
@@ -144,7 +118,7 @@ static char **gen_files(const char *dir, const char *name, int n, size_t max)
 	return v;
 }
 
-static void free_strv(char **v)
+void free_strv(char **v)
 {
 	int i;
 
@@ -154,7 +128,7 @@ static void free_strv(char **v)
 }
 
 /* the entries of @dir, sorted and joined by spaces ("" when empty) */
-static void dir_entries(const char *dir, char *out, size_t size)
+void dir_entries(const char *dir, char *out, size_t size)
 {
 	struct dirent **list;
 	size_t len = 0;
@@ -174,15 +148,6 @@ static void dir_entries(const char *dir, char *out, size_t size)
 	}
 	free(list);
 }
-
-#define CHECK_ENTRIES(dir, expected)                                          \
-	do {                                                                  \
-		char entries_[4096];                                          \
-		dir_entries((dir), entries_, sizeof(entries_));               \
-		if (strcmp(entries_, (expected)))                             \
-			FAIL("%s holds '%s', expected '%s'", (dir), entries_, \
-			     (expected));                                     \
-	} while (0)
 
 /* ---- running copychain ---- */
 
@@ -236,7 +201,6 @@ static void run_copychain(struct run *r, ...)
 			FAIL("output lacks '%s'", (s));                       \
 	} while (0)
 
-
 /* ---- cp, for comparison ---- */
 
 static double now_s(void)
@@ -248,7 +212,7 @@ static double now_s(void)
 }
 
 /* the output of shell command @cmd (stdout and stderr), and its status */
-static int shell(char *out, size_t size, const char *fmt, ...)
+int shell(char *out, size_t size, const char *fmt, ...)
 {
 	char cmd[2048];
 	size_t len = 0;
@@ -901,138 +865,6 @@ IOCORO_CASE(enospc)
 	enospc("size=72k", "16", NULL);
 }
 
-/*
- * Killed in the middle (SIGTERM, SIGINT): the temporary file goes with
- * the process, DST is not created. A copy in chunks of 512 bytes takes
- * 16k steps, long enough to be caught running.
- */
-/* 1 if @pid has an unnamed (deleted) file open: the copy is under way */
-static int writing_unnamed(pid_t pid)
-{
-	char dir[64], path[384], link[512];
-	struct dirent *de;
-	int found = 0;
-	ssize_t n;
-	DIR *d;
-
-	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	while (!found && (de = readdir(d))) {
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		n = readlink(path, link, sizeof(link) - 1);
-		if (n <= 0)
-			continue;
-		link[n] = '\0';
-		found = !strncmp(link, work, strlen(work)) &&
-			strstr(link, "(deleted)");
-	}
-	closedir(d);
-	return found;
-}
-
-/* run copychain with @argv in a child; its pid */
-static pid_t spawn(const char *const *argv)
-{
-	pid_t pid = CHECK_SYS(fork());
-
-	if (!pid) {
-		execv(bin, (char *const *)argv);
-		_exit(127);
-	}
-	return pid;
-}
-
-/* wait for @pid's unnamed O_TMPFILE: a copy is under way */
-static void wait_unnamed(pid_t pid)
-{
-	int tries;
-
-	for (tries = 0; tries < 20000 && !writing_unnamed(pid); tries++)
-		usleep(1000);
-	CHECK(writing_unnamed(pid));
-}
-
-/* @sig to @pid, which it must die of */
-static void kill_reap(pid_t pid, int sig)
-{
-	int wst;
-
-	CHECK_SYS(kill(pid, sig));
-	CHECK_SYS(waitpid(pid, &wst, 0));
-	printf("copychain killed by signal %d: wait status 0x%x\n", sig, wst);
-	CHECK(WIFSIGNALED(wst));
-	CHECK_EQ(WTERMSIG(wst), sig);
-}
-
-static void killed(int sig)
-{
-	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
-	const char *argv[] = { bin, "--chunk", "512", src, dst, NULL };
-	char entries[4096];
-	pid_t pid;
-
-	gen_file(src, 4U << 20, 0644);
-	pid = spawn(argv);
-	wait_unnamed(pid);
-	dir_entries(work, entries, sizeof(entries));
-	CHECK(!strcmp(entries, "src"));	/* nothing named meanwhile */
-	usleep(20000);
-	kill_reap(pid, sig);
-	CHECK_ENTRIES(work, "src");
-	unlink(src);
-	free(src);
-	free(dst);
-}
-
-/*
- * Killed in the middle of a multi-file copy (--jobs 4): the files already
- * named are whole copies, nothing else is there (no temporary file)
- */
-static void killed_many(int sig)
-{
-	char *in = path_in(work, "in"), *out = path_in(work, "out"), sh[256];
-	char entries[4096], *tok, *save;
-	const char *argv[] = { bin, "-r", "--jobs", "4", "--chunk", "4K",
-			       NULL, NULL, NULL };
-	int named = 0;
-	pid_t pid;
-
-	CHECK_SYS(mkdir(in, 0755));
-	free_strv(gen_files(in, "f", 24, 1U << 20));
-	argv[6] = in;
-	argv[7] = out;
-	pid = spawn(argv);
-	wait_unnamed(pid);
-	usleep(200000);
-	kill_reap(pid, sig);
-	dir_entries(out, entries, sizeof(entries));
-	printf("killed by %d with %s in the copy\n", sig, entries);
-	for (tok = strtok_r(entries, " ", &save); tok;
-	     tok = strtok_r(NULL, " ", &save)) {
-		char *a = path_in(in, tok), *b = path_in(out, tok);
-
-		CHECK_EQ(same_bytes(a, b), 0);	/* f<n> only, each whole */
-		named++;
-		free(a);
-		free(b);
-	}
-	CHECK(named < 24);
-	CHECK_EQ(shell(sh, sizeof(sh), "rm -r '%s' '%s'", in, out), 0);
-	free(in);
-	free(out);
-}
-
-IOCORO_CASE_OPTS(signal, .serial = true)
-{
-	killed(SIGKILL);
-	killed(SIGTERM);
-	killed(SIGINT);
-	killed_many(SIGKILL);
-	killed_many(SIGTERM);
-}
-
 
 /* the tree @a and its copy @b: same names, types, modes, links, bytes */
 static void check_same_tree(const char *a, const char *b)
@@ -1239,7 +1071,6 @@ IOCORO_CASE_OPTS(many, .timeout = 300)
 	free(t);
 	free(out);
 }
-
 
 /*
  * Become nobody, keeping CAP_BPF and CAP_PERFMON as ambient capabilities

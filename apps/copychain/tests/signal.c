@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+/* copychain_signal: copies killed in the middle leave nothing (cc_test.h) */
+#include "cc_test.h"
+
+/*
+ * Killed in the middle (SIGTERM, SIGINT): the temporary file goes with
+ * the process, DST is not created. A copy in chunks of 512 bytes takes
+ * 16k steps, long enough to be caught running.
+ */
+/* 1 if @pid has an unnamed (deleted) file open: the copy is under way */
+static int writing_unnamed(pid_t pid)
+{
+	char dir[64], path[384], link[512];
+	struct dirent *de;
+	int found = 0;
+	ssize_t n;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d))) {
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		found = !strncmp(link, work, strlen(work)) &&
+			strstr(link, "(deleted)");
+	}
+	closedir(d);
+	return found;
+}
+
+/* run copychain with @argv in a child; its pid */
+pid_t spawn(const char *const *argv)
+{
+	pid_t pid = CHECK_SYS(fork());
+
+	if (!pid) {
+		execv(bin, (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* wait for @pid's unnamed O_TMPFILE: a copy is under way */
+static void wait_unnamed(pid_t pid)
+{
+	int tries;
+
+	for (tries = 0; tries < 20000 && !writing_unnamed(pid); tries++)
+		usleep(1000);
+	CHECK(writing_unnamed(pid));
+}
+
+/* @sig to @pid, which it must die of */
+void kill_reap(pid_t pid, int sig)
+{
+	int wst;
+
+	CHECK_SYS(kill(pid, sig));
+	CHECK_SYS(waitpid(pid, &wst, 0));
+	printf("copychain killed by signal %d: wait status 0x%x\n", sig, wst);
+	CHECK(WIFSIGNALED(wst));
+	CHECK_EQ(WTERMSIG(wst), sig);
+}
+
+static void killed(int sig)
+{
+	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
+	const char *argv[] = { bin, "--chunk", "512", src, dst, NULL };
+	char entries[4096];
+	pid_t pid;
+
+	gen_file(src, 4U << 20, 0644);
+	pid = spawn(argv);
+	wait_unnamed(pid);
+	dir_entries(work, entries, sizeof(entries));
+	CHECK(!strcmp(entries, "src"));	/* nothing named meanwhile */
+	usleep(20000);
+	kill_reap(pid, sig);
+	CHECK_ENTRIES(work, "src");
+	unlink(src);
+	free(src);
+	free(dst);
+}
+
+/*
+ * Killed in the middle of a multi-file copy (--jobs 4): the files already
+ * named are whole copies, nothing else is there (no temporary file)
+ */
+static void killed_many(int sig)
+{
+	char *in = path_in(work, "in"), *out = path_in(work, "out"), sh[256];
+	char entries[4096], *tok, *save;
+	const char *argv[] = { bin, "-r", "--jobs", "4", "--chunk", "4K",
+			       NULL, NULL, NULL };
+	int named = 0;
+	pid_t pid;
+
+	CHECK_SYS(mkdir(in, 0755));
+	free_strv(gen_files(in, "f", 24, 1U << 20));
+	argv[6] = in;
+	argv[7] = out;
+	pid = spawn(argv);
+	wait_unnamed(pid);
+	usleep(200000);
+	kill_reap(pid, sig);
+	dir_entries(out, entries, sizeof(entries));
+	printf("killed by %d with %s in the copy\n", sig, entries);
+	for (tok = strtok_r(entries, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		char *a = path_in(in, tok), *b = path_in(out, tok);
+
+		CHECK_EQ(same_bytes(a, b), 0);	/* f<n> only, each whole */
+		named++;
+		free(a);
+		free(b);
+	}
+	CHECK(named < 24);
+	CHECK_EQ(shell(sh, sizeof(sh), "rm -r '%s' '%s'", in, out), 0);
+	free(in);
+	free(out);
+}
+
+IOCORO_CASE_OPTS(signal, .serial = true)
+{
+	killed(SIGKILL);
+	killed(SIGTERM);
+	killed(SIGINT);
+	killed_many(SIGKILL);
+	killed_many(SIGTERM);
+}
