@@ -9,6 +9,7 @@
  * the rest. Memory per coroutine in flight is printed.
  */
 #include "chain.h"
+#include "slab.h"
 #include "scale.skel.h"
 
 #define SC_COROS 100000
@@ -21,35 +22,6 @@
 
 enum sc_variant { SC_CLOSE, SC_EXIT, SC_KILL, SC_EXEC };
 static const char *const sc_names[] = { "close", "exit", "SIGKILL", "exec" };
-
-/*
- * The active io_kiocb objects of /proc/slabinfo, once the cache was shrunk:
- * SLUB counts the free objects of per-cpu slabs as active otherwise.
- */
-static long kiocb_objects(void)
-{
-	int fd = open("/sys/kernel/slab/io_kiocb/shrink", O_WRONLY | O_CLOEXEC);
-	char line[512];
-	long n = -1;
-	FILE *f;
-
-	if (fd < 0 || write(fd, "1", 1) != 1)
-		FAIL("/sys/kernel/slab/io_kiocb/shrink: %s", strerror(errno));
-	close(fd);
-	f = fopen("/proc/slabinfo", "re");
-
-	if (!f)
-		FAIL("/proc/slabinfo: %s (CONFIG_SLUB_DEBUG)", strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "io_kiocb ", 9) &&
-		    sscanf(line + 9, "%ld", &n) == 1)
-			break;
-	}
-	fclose(f);
-	if (n < 0)
-		FAIL("/proc/slabinfo has no io_kiocb line");
-	return n;
-}
 
 /* SUnreclaim of /proc/meminfo, kB */
 static long sunreclaim_kb(void)
@@ -134,7 +106,7 @@ static void scale_teardown(enum sc_variant v)
 	if (!skel)
 		FAIL("scale_bpf__open_and_load: %s", strerror(errno));
 	skel->bss->sc_ts = (uintptr_t)&sc_hour;
-	k0 = kiocb_objects();
+	k0 = test_kiocb_objects();
 	s0 = sunreclaim_kb();
 
 	pid = uring_fork_with_pipe(p);
@@ -150,7 +122,7 @@ static void scale_teardown(enum sc_variant v)
 		     (unsigned long long)skel->bss->sc_queue_err);
 	}
 	CHECK_EQ(skel->bss->sc_queue_err, 0);
-	k1 = kiocb_objects();
+	k1 = test_kiocb_objects();
 	s1 = sunreclaim_kb();
 	printf("scale %s: %u coroutines in flight: %ld io_kiocb and %ld kB "
 	       "of unreclaimable slab more, %.0f bytes a coroutine\n",
@@ -179,7 +151,7 @@ static void scale_teardown(enum sc_variant v)
 	/* the ring goes in a workqueue after its last reference */
 	t0 = uring_now_ns();
 	do {
-		k2 = kiocb_objects();
+		k2 = test_kiocb_objects();
 		if (k2 <= k0 + SC_SLACK)
 			break;
 		uring_sleep_ms(100);

@@ -23,37 +23,9 @@
 
 #include "case.h"
 #include "check.h"
+#include "slab.h"
 #include "rt.h"
 #include "rt.skel.h"
-
-/*
- * The active io_kiocb objects of /proc/slabinfo, once the cache was shrunk:
- * SLUB counts the free objects of per-cpu slabs as active otherwise.
- */
-static long kiocb_objects(void)
-{
-	int fd = open("/sys/kernel/slab/io_kiocb/shrink", O_WRONLY | O_CLOEXEC);
-	char line[512];
-	long n = -1;
-	FILE *f;
-
-	if (fd < 0 || write(fd, "1", 1) != 1)
-		FAIL("/sys/kernel/slab/io_kiocb/shrink: %s", strerror(errno));
-	close(fd);
-	f = fopen("/proc/slabinfo", "re");
-
-	if (!f)
-		FAIL("/proc/slabinfo: %s (CONFIG_SLUB_DEBUG)", strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "io_kiocb ", 9) &&
-		    sscanf(line + 9, "%ld", &n) == 1)
-			break;
-	}
-	fclose(f);
-	if (n < 0)
-		FAIL("/proc/slabinfo has no io_kiocb line");
-	return n;
-}
 
 IOCORO_CASE_OPTS(one_request_per_step, .serial = true)
 {
@@ -76,7 +48,7 @@ IOCORO_CASE_OPTS(one_request_per_step, .serial = true)
 	idx = (unsigned int)CHECK_RET(iocoro_prog_index(skel->obj,
 							 skel->progs.two_step));
 	CHECK_SYS(pipe2(p, O_CLOEXEC));
-	before = kiocb_objects();
+	before = test_kiocb_objects();
 
 	for (i = 0; i < RT_MAX_COROS; i++) {
 		memset(&st, 0, sizeof(st));
@@ -101,7 +73,7 @@ IOCORO_CASE_OPTS(one_request_per_step, .serial = true)
 		} while (++tries < 1000);
 		CHECK_EQ(st.step, RT_FINISH);
 	}
-	inflight = kiocb_objects();
+	inflight = test_kiocb_objects();
 	printf("one_request_per_step: %u coroutines in flight: %ld io_kiocb "
 	       "more\n", RT_MAX_COROS, inflight - before);
 	CHECK(inflight - before >= RT_MAX_COROS - RT_MAX_COROS / 8);
