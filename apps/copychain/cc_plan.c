@@ -18,18 +18,28 @@
 void cc_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: copychain [OPTION]... SRC DST\n"
+		"Usage: copychain [OPTION]... [-T] SRC DST\n"
 		"  or:  copychain [OPTION]... SRC... DIRECTORY\n"
-		"Copy regular files (and with -r, trees) with in-kernel io_uring\n"
-		"coroutines: BPF programs queue every open, read, write, fsync and\n"
-		"close of a file from the result of the one before, from a single\n"
-		"submit.\n"
+		"  or:  copychain [OPTION]... -t DIRECTORY SRC...\n"
+		"Copy files (and with -r, trees) with in-kernel io_uring coroutines:\n"
+		"BPF programs queue every open, read, write and close of a file from\n"
+		"the result of the one before, from a single submit.\n"
 		"\n"
+		"  -a, --archive      -r and -p\n"
+		"  -f, --force        replace a DST that cannot be written to\n"
+		"  -i, --interactive  ask before replacing a DST (overrides an earlier -n)\n"
+		"  -n, --no-clobber   never replace a DST (overrides an earlier -i)\n"
 		"  -p, --preserve     keep SRC's mode (with setuid, setgid), owner where\n"
 		"                     permitted, access and modification times\n"
 		"  -r, -R, --recursive  copy directories recursively: directories are\n"
-		"                     created, regular files copied, symbolic links\n"
-		"                     recreated; other files are reported and skipped\n"
+		"                     created, regular files copied, symbolic links,\n"
+		"                     fifos and devices recreated\n"
+		"      --sync         make each copy durable before it gets its name:\n"
+		"                     data fsynced, then the directories (cp && sync)\n"
+		"  -t, --target-directory=DIRECTORY  copy every SRC into DIRECTORY\n"
+		"  -T, --no-target-directory  DST is a name, even of a directory\n"
+		"  -u, --update       copy only when SRC is newer than DST, or DST is\n"
+		"                     missing\n"
 		"  -v, --verbose      print 'SRC' -> 'DST' for each file copied\n"
 		"      --stats        print files, bytes, time, MB/s, coroutine steps and\n"
 		"                     the io_uring_enter calls user space made\n"
@@ -43,14 +53,15 @@ void cc_usage(FILE *f)
 		"Modes as cp without -p: a new DST gets SRC's permission bits less the\n"
 		"umask, never setuid, setgid or sticky; an existing DST keeps its mode\n"
 		"(and owner where permitted). DST is never written in place: the copy\n"
-		"goes to a new file that replaces DST by rename() once written and\n"
-		"fsynced. So a DST that is a symbolic link keeps the link and gets its\n"
-		"target replaced; a DST with other hard links becomes a new file, the\n"
-		"other names keep the old content (cp would write through them).\n"
+		"goes to a new unnamed file that gets DST's name once it is whole, so\n"
+		"DST is never half written. A DST that is a symbolic link keeps the\n"
+		"link and gets its target replaced; a DST with other hard links becomes\n"
+		"a new file, the other names keep the old content (cp would write\n"
+		"through them). A fifo or device SRC is read to its end, as by cp.\n"
 		"On a terminal, a copy longer than a second shows a progress line.\n"
 		"\n"
 		"Prints nothing when the copy went well. Exit status 0 on success, 1 when\n"
-		"a copy failed, 2 on bad usage.\n");
+		"a copy failed or on bad usage.\n");
 }
 
 int cc_parse_size(const char *s, unsigned long long *out)
@@ -88,35 +99,113 @@ static int opt_number(const char *name, const char *v, unsigned long long max,
 	return -EINVAL;
 }
 
+/* the one-letter option @c (no value) into @o; 0, or -EINVAL */
+static int parse_flag(char c, struct cc_opts *o)
+{
+	switch (c) {
+	case 'h':
+		o->help = 1;
+		break;
+	case 'v':
+		o->verbose = 1;
+		break;
+	case 'a':
+		o->preserve = 1;
+		/* fall through */
+	case 'r':
+	case 'R':
+		o->recursive = 1;
+		break;
+	case 'p':
+		o->preserve = 1;
+		break;
+	case 'f':
+		o->force = 1;
+		break;
+	case 'n':
+		o->overwrite = CC_NO_CLOBBER;
+		break;
+	case 'i':
+		o->overwrite = CC_ASK;
+		break;
+	case 'u':
+		o->update = 1;
+		break;
+	case 'T':
+		o->no_target_dir = 1;
+		break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int bad_usage(const char *fmt, const char *what)
+{
+	fputs("copychain: ", stderr);
+	fprintf(stderr, fmt, what);
+	fputs("\nTry 'copychain --help' for more information.\n", stderr);
+	return -EINVAL;
+}
+
+/* -abc, or -t DIR / -tDIR among them, at argv[*i] into @o */
+static int parse_short(int argc, char **argv, int *i, struct cc_opts *o)
+{
+	const char *a = argv[*i] + 1;
+	char c[2] = { 0 };
+
+	for (; *a; a++) {
+		if (*a == 't') {
+			if (a[1])
+				o->target = a + 1;
+			else if (*i + 1 < argc)
+				o->target = argv[++*i];
+			else
+				return bad_usage("option requires an argument -- '%s'", "t");
+			return 0;
+		}
+		c[0] = *a;
+		if (parse_flag(*a, o))
+			return bad_usage("invalid option -- '%s'", c);
+	}
+	return 0;
+}
+
+/* the long flags (no value) and the letter each is the long form of */
+static const struct { const char *name; char c; } long_flags[] = {
+	{ "--help", 'h' }, { "--verbose", 'v' }, { "--preserve", 'p' },
+	{ "--recursive", 'r' }, { "--archive", 'a' }, { "--force", 'f' },
+	{ "--no-clobber", 'n' }, { "--interactive", 'i' },
+	{ "--update", 'u' }, { "--no-target-directory", 'T' },
+};
+
 /* the option argv[*i] into @o; 0, or -EINVAL (reported) */
 static int parse_one(int argc, char **argv, int *i, struct cc_opts *o)
 {
 	const char *a = argv[*i], *v;
+	size_t k;
 
-	if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-		o->help = 1;
-	else if (!strcmp(a, "--version"))
+	if (a[1] != '-')
+		return parse_short(argc, argv, i, o);
+	for (k = 0; k < sizeof(long_flags) / sizeof(long_flags[0]); k++)
+		if (!strcmp(a, long_flags[k].name))
+			return parse_flag(long_flags[k].c, o);
+	if (!strcmp(a, "--version"))
 		o->version = 1;
-	else if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
-		o->verbose = 1;
-	else if (!strcmp(a, "-p") || !strcmp(a, "--preserve"))
-		o->preserve = 1;
-	else if (!strcmp(a, "-r") || !strcmp(a, "-R") ||
-		 !strcmp(a, "--recursive"))
-		o->recursive = 1;
 	else if (!strcmp(a, "--stats"))
 		o->stats = 1;
+	else if (!strcmp(a, "--sync"))
+		o->sync = 1;
+	else if ((v = opt_value(argv, argc, i, "--target-directory")))
+		o->target = v;
 	else if ((v = opt_value(argv, argc, i, "--chunk")))
 		return opt_number("--chunk", v, CC_MAX_CHUNK, 1, &o->chunk);
 	else if ((v = opt_value(argv, argc, i, "--depth")))
 		return opt_number("--depth", v, 16, 0, &o->depth);
 	else if ((v = opt_value(argv, argc, i, "--jobs")))
 		return opt_number("--jobs", v, CC_MAX_JOBS, 0, &o->jobs);
-	else {
-		fprintf(stderr, "copychain: unknown option '%s'\n", a);
-		fprintf(stderr, "Try 'copychain --help' for more information.\n");
-		return -EINVAL;
-	}
+	else
+		return bad_usage("unrecognized option '%s'", a);
 	return 0;
 }
 
@@ -142,6 +231,10 @@ int cc_parse_args(int argc, char **argv, struct cc_opts *o)
 		else if (parse_one(argc, argv, &i, o))
 			return -EINVAL;
 	}
+	if (o->target && o->no_target_dir)
+		return bad_usage("%s", "cannot combine --target-directory (-t) and --no-target-directory (-T)");
+	if (o->target && !*o->target)
+		return bad_usage("%s", "option '--target-directory' requires an argument");
 	if ((unsigned long long)o->jobs * o->depth * o->chunk > CC_MAX_BUFFERS) {
 		fprintf(stderr,
 			"copychain: --jobs x --depth x --chunk is more than %llu bytes of buffers\n",
@@ -151,16 +244,18 @@ int cc_parse_args(int argc, char **argv, struct cc_opts *o)
 	return n;
 }
 
-int cc_missing_operand(int n, char **argv)
+int cc_check_operands(const struct cc_opts *o, int n, char **argv)
 {
 	if (!n)
-		fprintf(stderr, "copychain: missing file operand\n");
+		bad_usage("%s", "missing file operand");
+	else if (n == 1 && !o->target)
+		bad_usage("missing destination file operand after '%s'",
+			  argv[0]);
+	else if (n > 2 && o->no_target_dir)
+		bad_usage("extra operand '%s'", argv[2]);
 	else
-		fprintf(stderr,
-			"copychain: missing destination file operand after '%s'\n",
-			argv[0]);
-	fprintf(stderr, "Try 'copychain --help' for more information.\n");
-	return 2;
+		return 0;
+	return 1;
 }
 
 const char *cc_dir_of(const char *path, char *buf, size_t size)
@@ -246,6 +341,53 @@ int cc_dst_check(const char *src, const struct stat *src_st,
 			"copychain: cannot create regular file '%s': %s\n", dst,
 			strerror(ENOTDIR));
 		return -1;
+	}
+	return 0;
+}
+
+/* @a is newer than @b */
+static int newer(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec > b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec > b->tv_nsec);
+}
+
+/* -i: "overwrite 'DST'? " on stderr; 1 if the answer starts with y */
+static int ask(const char *dst, FILE *answers)
+{
+	char line[256];
+
+	fprintf(stderr, "copychain: overwrite '%s'? ", dst);
+	fflush(stderr);
+	if (!fgets(line, sizeof(line), answers))
+		return 0;
+	return line[0] == 'y' || line[0] == 'Y';
+}
+
+int cc_dst_policy(const struct cc_opts *o, const struct stat *src_st,
+		  const char *dst, struct cc_dst *d, FILE *answers)
+{
+	if (!d->exists)
+		return 0;
+	if (o->overwrite == CC_NO_CLOBBER)
+		return 1;
+	if (o->update && !newer(&src_st->st_mtim, &d->st.st_mtim))
+		return 1;
+	if (o->overwrite == CC_ASK && !ask(dst, answers))
+		return 1;
+	/*
+	 * cp opens DST for writing and, with -f, removes what it cannot
+	 * open. copychain never opens DST, it replaces it: without -f it
+	 * refuses what cp could not open.
+	 */
+	if (faccessat(AT_FDCWD, d->path, W_OK, AT_EACCESS) && errno == EACCES) {
+		if (!o->force) {
+			fprintf(stderr,
+				"copychain: cannot create regular file '%s': %s\n",
+				dst, strerror(EACCES));
+			return -1;
+		}
+		d->exists = 0;	/* as cp -f's new file: SRC's mode */
 	}
 	return 0;
 }
@@ -368,13 +510,38 @@ static int copy_symlink(const struct cc_opts *o, const char *src,
 	return 0;
 }
 
-/* -r: a fifo, device or socket is reported, as cp would fail on it */
-static int skip_special(const char *dst, const struct stat *st)
+/*
+ * -r: a fifo, device or socket is recreated, as by cp -r: the same type
+ * (and device number), the mode as a new file's; 0 or 1 (reported)
+ */
+static int copy_special(const struct cc_opts *o, const char *dst,
+			const struct stat *st)
 {
-	fprintf(stderr, "copychain: cannot create %s '%s': %s\n",
-		S_ISFIFO(st->st_mode) ? "fifo" : "special file", dst,
-		strerror(EOPNOTSUPP));
-	return 1;
+	mode_t perm = o->preserve ? st->st_mode & 07777 :
+		      st->st_mode & 0777 & ~o->umask;
+	mode_t mode = (st->st_mode & S_IFMT) | perm;
+	struct stat old;
+	int err;
+
+	err = mknod(dst, mode, st->st_rdev);
+	/* like cp -r, what is in the way (but a directory) is replaced */
+	if (err && errno == EEXIST && !lstat(dst, &old) &&
+	    !S_ISDIR(old.st_mode) && !unlink(dst))
+		err = mknod(dst, mode, st->st_rdev);
+	if (err || chmod(dst, perm)) {
+		fprintf(stderr, "copychain: cannot create %s '%s': %s\n",
+			S_ISFIFO(st->st_mode) ? "fifo" : "special file", dst,
+			strerror(errno));
+		return 1;
+	}
+	if (o->preserve) {
+		struct timespec times[2] = { st->st_atim, st->st_mtim };
+
+		if (chown(dst, st->st_uid, st->st_gid) && errno != EPERM)
+			return 1;
+		utimensat(AT_FDCWD, dst, times, 0);
+	}
+	return 0;
 }
 
 static int plan_path(const struct cc_opts *o, const char *src,
@@ -509,8 +676,8 @@ static int plan_path(const struct cc_opts *o, const char *src,
 	if (o->recursive && S_ISLNK(st.st_mode))
 		return copy_symlink(o, src, &st, dst);
 	if (o->recursive && !S_ISREG(st.st_mode))
-		return skip_special(dst, &st);
-	/* a regular file (or, without -r, what copy_file() will refuse) */
+		return copy_special(o, dst, &st);
+	/* a regular file; without -r, a fifo or device read to its end */
 	return add_item(plan, src, dst) ? -1 : 0;
 }
 
@@ -550,15 +717,37 @@ static char *inside(const char *dir, const char *src)
 	return p;
 }
 
+/* TARGET of -t DIRECTORY: a directory; 0, or -1 (reported) */
+static int target_option(const char *target)
+{
+	struct stat st;
+
+	if (stat(target, &st)) {
+		fprintf(stderr, "copychain: target directory '%s': %s\n",
+			target, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "copychain: target directory '%s': %s\n",
+			target, strerror(ENOTDIR));
+		return -1;
+	}
+	return 0;
+}
+
 int cc_make_plan(const struct cc_opts *o, int n, char **argv,
 		 struct cc_plan *plan)
 {
-	const char *target = argv[n - 1];
-	int is_dir = target_dir(n, target), i, r, rc = 0;
+	const char *target = o->target ? o->target : argv[n - 1];
+	int nsrc = o->target ? n : n - 1, is_dir, i, r, rc = 0;
 
+	if (o->target)
+		is_dir = target_option(target) ? -1 : 1;
+	else
+		is_dir = o->no_target_dir ? 0 : target_dir(n, target);
 	if (is_dir < 0)
 		return -1;
-	for (i = 0; i < n - 1; i++) {
+	for (i = 0; i < nsrc; i++) {
 		char *dst = is_dir ? inside(target, argv[i]) : strdup(target);
 
 		r = dst ? plan_path(o, argv[i], dst, plan) : -1;
@@ -607,12 +796,14 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* fsync each directory once: the new names are durable */
+/* --sync: fsync each directory once, the new names are durable */
 static void sync_dirs(struct cc_dirs *dirs)
 {
 	size_t i;
 	int fd;
 
+	if (!dirs->n)
+		return;
 	qsort(dirs->v, dirs->n, sizeof(*dirs->v), cmp_str);
 	for (i = 0; i < dirs->n; i++) {
 		if (i && !strcmp(dirs->v[i], dirs->v[i - 1]))
@@ -625,6 +816,12 @@ static void sync_dirs(struct cc_dirs *dirs)
 		if (fd >= 0)
 			close(fd);
 	}
+}
+
+static void free_dirs(struct cc_dirs *dirs)
+{
+	size_t i;
+
 	for (i = 0; i < dirs->n; i++)
 		free(dirs->v[i]);
 	free(dirs->v);
@@ -637,8 +834,9 @@ int cc_finish_dirs(const struct cc_opts *o, struct cc_plan *plan,
 	size_t i;
 	int rc = 0;
 
-	(void)o;
-	sync_dirs(synced);
+	if (o->sync)
+		sync_dirs(synced);
+	free_dirs(synced);
 	/* the deepest first: a parent's mode may keep its children closed */
 	for (i = plan->ndirs; i > 0; i--) {
 		const struct cc_newdir *nd = &plan->dirs[i - 1];

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <limits.h>
 
-#define CC_VERSION		"0.3"
+#define CC_VERSION		"0.4"
 /* defaults: measured in the guest against cp (README.md) */
 #define CC_DEFAULT_CHUNK	(1U << 20)
 #define CC_DEFAULT_DEPTH	2
@@ -26,11 +26,24 @@
 /* all the buffers together (jobs * depth * chunk) */
 #define CC_MAX_BUFFERS		(1ULL << 31)
 
+/* what to do with a DST that exists (-i, -n: the last one given wins) */
+enum cc_overwrite {
+	CC_OVERWRITE,		/* replace it (the default) */
+	CC_NO_CLOBBER,		/* -n: keep it, silently */
+	CC_ASK,			/* -i: ask on stderr, read the answer */
+};
+
 struct cc_opts {
 	int verbose;		/* -v: 'SRC' -> 'DST' for each copy */
 	int stats;		/* --stats: what the copies took */
 	int preserve;		/* -p: mode, owner where permitted, times */
 	int recursive;		/* -r, -R */
+	int sync;		/* --sync: data fsynced before its name, dirs after */
+	int force;		/* -f: replace a DST we may not write to */
+	int update;		/* -u: only when SRC is newer than DST */
+	enum cc_overwrite overwrite;
+	const char *target;	/* -t DIR: every operand is a SRC */
+	int no_target_dir;	/* -T: DST is a file name, even if a directory */
 	int help, version;
 	int progress;		/* a progress line: stderr is a terminal */
 	int no_tmpfile;		/* COPYCHAIN_NO_TMPFILE=1: named temp files */
@@ -55,7 +68,7 @@ struct cc_newdir {
 	int set_times;		/* -p */
 };
 
-/* directories to fsync at the end (the copies' new names) */
+/* directories to fsync at the end with --sync (the copies' new names) */
 struct cc_dirs {
 	char **v;
 	size_t n, cap;
@@ -85,10 +98,14 @@ int cc_parse_size(const char *s, unsigned long long *out);
  * usage. --help and --version only set o->help and o->version.
  */
 int cc_parse_args(int argc, char **argv, struct cc_opts *o);
-/* cp's words for a missing operand; returns the exit status, 2 */
-int cc_missing_operand(int n, char **argv);
 /*
- * The files to copy for the @n operands in @argv (the last the target),
+ * cp's words for operands that do not fit (none, a missing DST, one too
+ * many with -T): the exit status (1) if so, 0 if they fit
+ */
+int cc_check_operands(const struct cc_opts *o, int n, char **argv);
+/*
+ * The files to copy for the @n operands in @argv (the last the target,
+ * unless -t gave it),
  * with the directories -r creates on the way. Returns 0, 1 if some
  * operand was reported and skipped, -1 if nothing can be copied.
  */
@@ -101,14 +118,23 @@ const char *cc_dir_of(const char *path, char *buf, size_t size);
 /* DST: nothing, or a regular file that is not SRC; 0 or -1 (reported) */
 int cc_dst_check(const char *src, const struct stat *src_st,
 		 const char *dst, struct cc_dst *d);
+/*
+ * An existing DST and -n, -u, -i, -f: 0 copy over it, 1 skip it (as cp,
+ * silently), -1 refused (reported). -i asks on stderr and reads the
+ * answer from @answers. A DST we may not write to is refused, or with
+ * -f replaced as a new file (d->exists 0: it gets SRC's mode, as cp -f).
+ */
+int cc_dst_policy(const struct cc_opts *o, const struct stat *src_st,
+		  const char *dst, struct cc_dst *d, FILE *answers);
 /* the copy's mode and owner (and times with -p) on @fd, as cp; -errno */
 int cc_set_attrs(const struct cc_opts *o, const struct stat *src_st,
 		 const struct cc_dst *d, int fd);
 
 void cc_dirs_add(struct cc_dirs *dirs, const char *dir);
 /*
- * The end: fsync the directories in @synced, then give the directories
- * -r created their modes (and times); 0 or 1 if one failed (reported)
+ * The end: with --sync, fsync the directories in @synced; then give the
+ * directories -r created their modes (and times); 0 or 1 if one failed
+ * (reported)
  */
 int cc_finish_dirs(const struct cc_opts *o, struct cc_plan *plan,
 		   struct cc_dirs *synced);

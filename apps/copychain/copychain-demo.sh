@@ -78,6 +78,6 @@ left=$(cd "$dir" && echo *)
 [[ $left == "cp-dst cp-tree dst list list-copy src stats tree tree-copy" ]] ||
 	fail "$dir holds '$left' (a temporary file left?)"
 
-echo "demo: $(count steps) coroutine steps ran from $(count io_uring_enter) io_uring_enter calls of user space: every open, read, write, fsync and close was queued in the kernel"
+echo "demo: $(count steps) coroutine steps ran from $(count io_uring_enter) io_uring_enter calls of user space: every open, read, write and close was queued in the kernel"
 echo "demo: times under QEMU TCG are not hardware times"
 echo "demo: verified with cmp, diff -r and modes: 1 file of $(stat -c %s "$dir/dst") bytes and a tree of $files files ($tree_bytes bytes), ok"

@@ -2,10 +2,10 @@
 /*
  * copychain's coroutines: a file coroutine opens SRC and an O_TMPFILE in
  * DST's directory, forks D lanes that copy interleaved chunks through
- * their own buffers, and the last lane to end fsyncs and closes SRC as
- * the file coroutine (copychain.h has the picture). Every open, read,
- * write, fsync and close is queued here from the result of the one
- * before.
+ * their own buffers, and the last lane to end closes SRC (after an fsync
+ * of the copy with --sync) as the file coroutine (copychain.h has the
+ * picture). Every open, read, write, fsync and close is queued here from
+ * the result of the one before.
  */
 #include <iocoro/bpf.h>
 #include <linux/fcntl.h>
@@ -71,7 +71,22 @@ static __always_inline long cc_fail_close(struct io_uring_step_ctx *ctx,
 	return iocoro_finish(ctx, (__s32)f->error);
 }
 
-/* all lanes have ended: fsync and close SRC, or clean up after an error */
+/* the copy is written (and with --sync, fsynced): close SRC */
+static __always_inline long cc_close_src(struct io_uring_step_ctx *ctx,
+					 struct copychain_file *f)
+{
+	struct io_uring_sqe sqe;
+	__s32 fd = f->src_fd;
+
+	f->src_fd = -1;
+	io_uring_prep_close(&sqe, fd);
+	return cc_file_then(ctx, f, &sqe, CC_CLOSE_DONE);
+}
+
+/*
+ * All lanes have ended: close SRC, after an fsync of the copy with
+ * --sync; or clean up after an error
+ */
 static __always_inline long cc_wrapup(struct io_uring_step_ctx *ctx,
 				      struct copychain_file *f)
 {
@@ -79,6 +94,8 @@ static __always_inline long cc_wrapup(struct io_uring_step_ctx *ctx,
 
 	if (f->error)
 		return cc_fail_close(ctx, f);
+	if (!f->sync)
+		return cc_close_src(ctx, f);
 	io_uring_prep_fsync(&sqe, f->dst_fd, 0);
 	return cc_file_then(ctx, f, &sqe, CC_FSYNC_DONE);
 }
@@ -292,10 +309,7 @@ IOCORO_COROUTINE(copychain, cc_files, struct copychain_file)
 		op = CC_OP_FSYNC;
 		if (res < 0)
 			break;
-		res = st->src_fd;
-		st->src_fd = -1;
-		io_uring_prep_close(&sqe, res);
-		return cc_file_then(ctx, st, &sqe, CC_CLOSE_DONE);
+		return cc_close_src(ctx, st);
 	case CC_CLOSE_DONE:
 		op = CC_OP_CLOSE;
 		if (res < 0)

@@ -4,17 +4,19 @@
  * coroutines (copychain.bpf.c). For each file user space checks the
  * names and submits one request; in the kernel a coroutine opens SRC and
  * an unnamed O_TMPFILE in DST's directory, --depth lanes read and write
- * interleaved chunks, the last fsyncs and closes SRC. Only when that went
- * well does the file get DST's name (linkat(), or link and rename() over
- * an existing DST: DST is never half written); on any failure, even
- * SIGKILL, nothing is left. --jobs files are copied at once, each with
- * its own slot in the coroutines' maps; -r walks trees (cc_plan.c).
+ * interleaved chunks, the last closes SRC (with --sync, after an fsync of
+ * the copy). Only when that went well does the file get DST's name
+ * (linkat(), or link and rename() over an existing DST: DST is never half
+ * written); on any failure, even SIGKILL, nothing is left. --jobs files
+ * are copied at once, each with its own slot in the coroutines' maps; -r
+ * walks trees (cc_plan.c). A fifo or device SRC is a stream: one lane
+ * reads it to its end.
  *
  * Like cp, it prints nothing when all went well: -v names each copy,
  * --stats adds what the copies took (steps, io_uring_enter calls, time).
  *
- * Exit status: 0 copied; 1 a copy failed (that DST as it was); 2 bad
- * usage.
+ * Exit status: 0 copied; 1 a copy failed (that DST as it was) or bad
+ * usage, as cp.
  */
 #include <iocoro.h>
 
@@ -65,6 +67,7 @@ struct cc_job {
 	struct cc_dst d;
 	char dir[PATH_MAX];	/* DST's directory, opened with O_TMPFILE */
 	int named;		/* 1: written to the temp name tmp_names[j] */
+	int stream;		/* 1: SRC is a fifo or device, read to its end */
 	uint64_t hole_end;	/* > 0: SRC ends in a hole, size to truncate */
 	unsigned int budget;
 };
@@ -244,8 +247,12 @@ static void engine_exit(struct cc_engine *e)
 
 /* ---- one file: check, plan, start ---- */
 
-/* SRC (regular, open()able by name) and DST (a file or nothing) agree */
-static int check_paths(struct cc_job *j)
+/*
+ * SRC (regular, or a fifo or device read to its end) and DST (a file or
+ * nothing) agree: 0; 1 to skip the file (-n, -u, -i said so); -1 refused
+ * (reported)
+ */
+static int check_paths(const struct cc_opts *o, struct cc_job *j)
 {
 	const char *src = j->item->src, *dst = j->item->dst;
 	struct stat dir_st;
@@ -262,12 +269,13 @@ static int check_paths(struct cc_job *j)
 			src);
 		return -1;
 	}
-	if (!S_ISREG(j->src_st.st_mode)) {
-		fprintf(stderr, "copychain: %s: not a regular file\n", src);
-		return -1;
-	}
+	/* a socket too: its open fails with ENXIO, in cp's words */
+	j->stream = !S_ISREG(j->src_st.st_mode);
 	if (cc_dst_check(src, &j->src_st, dst, &j->d))
 		return -1;
+	err = cc_dst_policy(o, &j->src_st, dst, &j->d, stdin);
+	if (err)
+		return err;
 	cc_dir_of(j->d.path, j->dir, sizeof(j->dir));
 	err = stat(j->dir, &dir_st) ? errno :
 	      S_ISDIR(dir_st.st_mode) ? 0 : ENOTDIR;
@@ -302,7 +310,7 @@ static void plan_extents(struct cc_job *j, struct copychain_file *f)
 	f->ext[0].end = CC_TO_EOF;
 	j->hole_end = 0;
 	/* like cp: only a file with fewer blocks than bytes has holes */
-	if ((uint64_t)j->src_st.st_blocks * 512 >= size)
+	if (j->stream || (uint64_t)j->src_st.st_blocks * 512 >= size)
 		return;
 	fd = open(j->item->src, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -363,6 +371,13 @@ static int plan_copy(const struct cc_opts *o, struct cc_job *j,
 	uint64_t size = (uint64_t)j->src_st.st_size, n, steps, chunks;
 	uint32_t c = o->chunk, depth;
 
+	/* a stream's size is unknown: one lane, as many steps as allowed */
+	if (j->stream) {
+		f->chunk = c;
+		f->depth = 1;
+		j->budget = IOCORO_MAX_BUDGET;
+		return 0;
+	}
 	chunks = (size + c - 1) / c;
 	depth = chunks < o->depth ? (chunks ? (uint32_t)chunks : 1) : o->depth;
 	if (f->nr_ext > 1)
@@ -444,6 +459,7 @@ static void fill_file(struct cc_engine *e, unsigned int slot,
 	}
 	f->src_fd = -1;
 	f->dst_fd = -1;
+	f->sync = (uint32_t)o->sync;
 	f->buf = (uintptr_t)e->buf + (uint64_t)slot * o->depth * o->chunk;
 }
 
@@ -479,17 +495,22 @@ static int submit_job(struct cc_engine *e, unsigned int slot)
 	return 0;
 }
 
-/* plan job @slot for @item and queue its start; 0, or -1 (reported) */
+/*
+ * Plan job @slot for @item and queue its start: 0; 1 if the file is
+ * skipped (-n, -u, -i); -1 (reported)
+ */
 static int start_job(struct cc_engine *e, const struct cc_opts *o,
 		     unsigned int slot, const struct cc_item *item)
 {
 	struct cc_job *j = &e->jobs[slot];
 	struct copychain_file f = { 0 };
+	int ret;
 
 	memset(j, 0, sizeof(*j));
 	j->item = item;
-	if (check_paths(j))
-		return -1;
+	ret = check_paths(o, j);
+	if (ret)
+		return ret;
 	plan_extents(j, &f);
 	if (plan_copy(o, j, &f))
 		return -1;
@@ -550,7 +571,7 @@ static int link_replace(int fd, const char *dst)
 	return err;
 }
 
-/* written and fsynced: the temporary file becomes DST */
+/* written (and with --sync, fsynced): the temporary file becomes DST */
 static int name_copy(struct cc_job *j, unsigned int slot, int fd)
 {
 	int err;
@@ -576,7 +597,8 @@ static int commit_job(struct cc_engine *e, const struct cc_opts *o,
 	const char *what = "naming the copy";
 	int err = 0;
 
-	if (j->hole_end && (ftruncate(fd, (off_t)j->hole_end) || fsync(fd))) {
+	if (j->hole_end && (ftruncate(fd, (off_t)j->hole_end) ||
+			    (o->sync && fsync(fd)))) {
 		fprintf(stderr, "copychain: error writing '%s': %s\n",
 			j->item->dst, strerror(errno));
 		return -1;
@@ -591,7 +613,8 @@ static int commit_job(struct cc_engine *e, const struct cc_opts *o,
 			j->item->src, j->item->dst, strerror(-err), what);
 		return -1;
 	}
-	cc_dirs_add(&e->synced, j->dir);
+	if (o->sync)
+		cc_dirs_add(&e->synced, j->dir);
 	return 0;
 }
 
@@ -646,7 +669,9 @@ static void report_fail(struct cc_engine *e, unsigned int slot, int err,
 		/* the kernel ended a step: -ELOOP, -ECANCELED, ... */
 		fprintf(stderr, "copychain: '%s' -> '%s': %s (after %" PRIu64
 			" bytes%s)\n", src, dst, iocoro_strerror(err), copied,
-			err == -ELOOP ? "; SRC is longer than its size said" : "");
+			err != -ELOOP ? "" : e->jobs[slot].stream ?
+			"; a stream longer than the steps a copy may take" :
+			"; SRC is longer than its size said");
 	}
 }
 
@@ -857,11 +882,13 @@ static int run(struct cc_engine *e, const struct cc_opts *o,
 	while (next < plan->n || e->busy) {
 		while (nfree && next < plan->n && e->ready >= 0) {
 			slot = free_slots[--nfree];
-			if (start_job(e, o, slot, &plan->items[next++])) {
+			ret = start_job(e, o, slot, &plan->items[next++]);
+			if (ret) {
 				free_slots[nfree++] = slot;
 				e->jobs[slot].item = NULL;
 				drop_tmp(slot);
-				rc = 1;
+				if (ret < 0)
+					rc = 1;
 				continue;
 			}
 			e->busy++;
@@ -897,7 +924,7 @@ int main(int argc, char **argv)
 
 	n = cc_parse_args(argc, argv, &o);
 	if (n < 0)
-		return 2;
+		return 1;
 	if (o.help || o.version) {
 		if (o.help)
 			cc_usage(stdout);
@@ -905,8 +932,8 @@ int main(int argc, char **argv)
 			printf("copychain (iocoro) %s\n", CC_VERSION);
 		return 0;
 	}
-	if (n < 2)
-		return cc_missing_operand(n, argv);
+	if (cc_check_operands(&o, n, argv))
+		return 1;
 	rc = cc_make_plan(&o, n, argv, &plan);
 	if (rc < 0) {
 		cc_plan_free(&plan);

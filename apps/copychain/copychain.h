@@ -11,7 +11,8 @@
  *            (chunk k + D) ...          \ n == 0, or past the last extent:
  *                                         the lane joins (ends silently)
  *   the last lane to join continues as the file coroutine:
- *          FSYNC(dst) -> FSYNC_DONE -> CLOSE(src) -> CLOSE_DONE: finish(0)
+ *          [FSYNC(dst) -> FSYNC_DONE, with --sync] -> CLOSE(src)
+ *            -> CLOSE_DONE: finish(0)
  *
  * So the lanes keep D reads or writes in flight on one file, each with
  * its own buffer, over interleaved chunks: lane k copies chunks k, k + D,
@@ -98,7 +99,7 @@ struct copychain_file {
 	__u32 failed_op;	/* enum copychain_op of that error */
 	__u32 steps;		/* file coroutine's program runs */
 	__u32 lanes;		/* lanes started */
-	__u32 pad;
+	__u32 sync;		/* 1: fsync the copy before closing (--sync) */
 	__u64 fail_off;		/* file offset of a failed read or write */
 };
 
@@ -164,7 +165,11 @@ CC_INLINE int cc_place(const struct copychain_file *f,
 	return 0;
 }
 
-/* program runs of a copy that goes well, a dense file of @chunks chunks */
-#define CC_STEPS(chunks, lanes) (2 * (__u64)(chunks) + (__u64)(lanes) + 5)
+/*
+ * program runs of a copy that goes well, a dense file of @chunks chunks:
+ * open, open, fork; 2 a chunk; each lane's EOF; [fsync,] close
+ */
+#define CC_STEPS(chunks, lanes, sync)                                         \
+	(2 * (__u64)(chunks) + (__u64)(lanes) + 4 + ((sync) ? 1 : 0))
 
 #endif /* COPYCHAIN_H */

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of copychain's command line and plan (cc_plan.c), on the
- * host: no kernel series needed. Options and their bounds, sizes, the
- * directory of a path, and -r's walk of a small tree (what becomes a
- * copy, what a directory or symbolic link, what is reported), the lane
- * placement shared with the BPF side (cc_place() in copychain.h).
+ * host: no kernel series needed. Options and their bounds (cp's letters
+ * bundled, -t, -T), sizes, the directory of a path, -r's walk of a small
+ * tree (what becomes a copy, what a directory, symbolic link or fifo),
+ * -t and -T's targets, what -n, -u, -i and -f do with an existing DST,
+ * the lane placement shared with the BPF side (cc_place() in
+ * copychain.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -66,6 +68,52 @@ static void test_options(void **state)
 	assert_int_equal(o.chunk, 64 << 10);
 	assert_int_equal(o.depth, 3);
 	assert_int_equal(o.jobs, 5);
+	assert_false(o.sync || o.force || o.update || o.no_target_dir);
+	assert_int_equal(o.overwrite, CC_OVERWRITE);
+}
+
+/* cp's letters, bundled; -t's value joined or apart; the last of -n/-i */
+static void test_cp_options(void **state)
+{
+	char l1[] = "-fuv -tdir a b", l2[] = "-a -T --sync -n -i a b";
+	char l3[] = "-in -tx --target-directory=y a", l4[] = "-Rp a b";
+	char *argv[16];
+	struct cc_opts o;
+
+	(void)state;
+	assert_int_equal(parse(l1, &o, argv), 2);
+	assert_true(o.force && o.update && o.verbose);
+	assert_string_equal(o.target, "dir");
+	assert_false(o.recursive);
+	assert_int_equal(parse(l2, &o, argv), 2);
+	assert_true(o.recursive && o.preserve && o.no_target_dir && o.sync);
+	assert_int_equal(o.overwrite, CC_ASK);
+	assert_int_equal(parse(l3, &o, argv), 1);
+	assert_int_equal(o.overwrite, CC_NO_CLOBBER);
+	assert_string_equal(o.target, "y");
+	assert_int_equal(parse(l4, &o, argv), 2);
+	assert_true(o.recursive && o.preserve);
+}
+
+/* operands that do not fit: cp's words, exit status 1 */
+static void test_operands(void **state)
+{
+	char l0[] = "-v", l1[] = "a", l2[] = "-T a b c", l3[] = "-t d a";
+	char l4[] = "a b c", *argv[16];
+	struct cc_opts o;
+	int n;
+
+	(void)state;
+	n = parse(l0, &o, argv);
+	assert_int_equal(cc_check_operands(&o, n, argv), 1);
+	n = parse(l1, &o, argv);
+	assert_int_equal(cc_check_operands(&o, n, argv), 1);
+	n = parse(l2, &o, argv);
+	assert_int_equal(cc_check_operands(&o, n, argv), 1);
+	n = parse(l3, &o, argv);
+	assert_int_equal(cc_check_operands(&o, n, argv), 0);
+	n = parse(l4, &o, argv);
+	assert_int_equal(cc_check_operands(&o, n, argv), 0);
 }
 
 static void test_bad_options(void **state)
@@ -74,7 +122,8 @@ static void test_bad_options(void **state)
 		"--depth 0 a b", "--depth 17 a b", "--depth 2K a b",
 		"--jobs 0 a b", "--jobs 129 a b", "--chunk 0 a b",
 		"--chunk 2G a b", "--chunk 12Q a b", "--bogus a b",
-		"--jobs 128 --depth 16 --chunk 1G a b",
+		"--jobs 128 --depth 16 --chunk 1G a b", "-x a b", "-rx a b",
+		"a b -t", "-t d -T a", "--target-directory= a",
 	};
 	char line[128], *argv[16];
 	struct cc_opts o;
@@ -158,10 +207,10 @@ static void test_plan_tree(void **state)
 	assert_int_equal(plan.n, 0);
 	cc_plan_free(&plan);
 
-	/* -r: two files, two directories, the link made, the fifo reported */
+	/* -r: two files, two directories, the link and the fifo made */
 	snprintf(line, sizeof(line), "-r %s %s", t, out);
 	assert_int_equal(parse(line, &o, argv), 2);
-	assert_int_equal(cc_make_plan(&o, 2, argv, &plan), 1);
+	assert_int_equal(cc_make_plan(&o, 2, argv, &plan), 0);
 	assert_int_equal(plan.n, 2);
 	snprintf(p, sizeof(p), "%s/d/g", out);
 	assert_string_equal(plan.items[0].dst, p);
@@ -172,12 +221,32 @@ static void test_plan_tree(void **state)
 	n = readlink(p, target, sizeof(target) - 1);
 	assert_int_equal(n, 1);
 	snprintf(p, sizeof(p), "%s/p", out);
-	assert_int_not_equal(lstat(p, &st), 0);
+	assert_int_equal(lstat(p, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0644 & ~o.umask);
 	/* the directories get their modes at the end (less the umask) */
 	assert_int_equal(cc_finish_dirs(&o, &plan, &none), 0);
 	snprintf(p, sizeof(p), "%s/d", out);
 	assert_int_equal(stat(p, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0700 & ~o.umask);
+	cc_plan_free(&plan);
+
+	/* -T: OUT is the name, the tree merged into it; -t OUT: inside */
+	snprintf(line, sizeof(line), "-r -T %s %s", t, out);
+	assert_int_equal(parse(line, &o, argv), 2);
+	assert_int_equal(cc_make_plan(&o, 2, argv, &plan), 0);	/* l, p replaced */
+	snprintf(p, sizeof(p), "%s/d/g", out);
+	assert_string_equal(plan.items[0].dst, p);
+	cc_plan_free(&plan);
+	snprintf(line, sizeof(line), "-r -t %s %s", out, t);
+	assert_int_equal(parse(line, &o, argv), 1);
+	assert_int_equal(cc_make_plan(&o, 1, argv, &plan), 0);
+	snprintf(p, sizeof(p), "%s/t/d/g", out);
+	assert_string_equal(plan.items[0].dst, p);
+	cc_plan_free(&plan);
+	snprintf(line, sizeof(line), "-t %s/f %s/f", t, t);
+	assert_int_equal(parse(line, &o, argv), 1);
+	assert_int_equal(cc_make_plan(&o, 1, argv, &plan), -1);
 	cc_plan_free(&plan);
 
 	/* into itself */
@@ -189,6 +258,34 @@ static void test_plan_tree(void **state)
 
 	snprintf(line, sizeof(line), "rm -rf '%s'", work);
 	assert_int_equal(system(line), 0);
+}
+
+/* an existing DST with -n, -u, -i, -f: 0 copy, 1 skip, -1 refused */
+static void test_dst_policy(void **state)
+{
+	struct cc_opts o = { 0 };
+	struct cc_dst d = { .path = "/", .exists = 1 };
+	struct stat src = { 0 };
+	FILE *yes = fmemopen("y\n", 2, "r"), *no = fmemopen("n\n", 2, "r");
+
+	(void)state;
+	src.st_mtim.tv_sec = 100;
+	d.st.st_mtim.tv_sec = 100;
+	assert_int_equal(cc_dst_policy(&o, &src, "dst", &d, NULL), 0);
+	o.update = 1;		/* the same age: not newer */
+	assert_int_equal(cc_dst_policy(&o, &src, "dst", &d, NULL), 1);
+	src.st_mtim.tv_nsec = 1;
+	assert_int_equal(cc_dst_policy(&o, &src, "dst", &d, NULL), 0);
+	o.overwrite = CC_ASK;
+	assert_int_equal(cc_dst_policy(&o, &src, "dst", &d, no), 1);
+	assert_int_equal(cc_dst_policy(&o, &src, "dst", &d, yes), 0);
+	assert_int_equal(cc_dst_policy(&o, &src, "dst", &d, yes), 1); /* EOF */
+	o.overwrite = CC_NO_CLOBBER;
+	assert_int_equal(cc_dst_policy(&o, &src, "dst", &d, NULL), 1);
+	d.exists = 0;		/* no DST: nothing to ask about */
+	assert_int_equal(cc_dst_policy(&o, &src, "dst", &d, NULL), 0);
+	fclose(yes);
+	fclose(no);
 }
 
 /* lanes over interleaved chunks of two extents, the last to EOF */
@@ -219,7 +316,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_cp_options),
+		cmocka_unit_test(test_operands),
 		cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_dst_policy),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_dir_of),
 		cmocka_unit_test(test_plan_tree),

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the files of the copychain suite share: copychain_test.c has the
- * helpers and most cases, signal.c the copies killed in the middle.
+ * helpers and most cases, signal.c the copies killed in the middle,
+ * cp_options.c cp's options, streams and --sync.
  */
 #ifndef CC_TEST_H
 #define CC_TEST_H
@@ -23,9 +24,11 @@
 #include <linux/capability.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -66,6 +69,28 @@ int shell(char *out, size_t size, const char *fmt, ...)
 			FAIL("%s holds '%s', expected '%s'", (dir), entries_, \
 			     (expected));                                     \
 	} while (0)
+
+/* a run of copychain: its exit status and output */
+struct run {
+	int status;	/* exit status, 128 + signal if killed */
+	char out[16384];	/* stdout and stderr */
+};
+
+/* run copychain with the NULL-terminated arguments after @r, print it */
+void run_copychain(struct run *r, ...);
+
+#define CHECK_OUT(r, s)                                                       \
+	do {                                                                  \
+		if (!strstr((r)->out, (s)))                                   \
+			FAIL("output lacks '%s'", (s));                       \
+	} while (0)
+
+/* copychain's @out has cp's first line of @cp_out, "cp:" read as "copychain:" */
+void check_cp_words(const char *out, const char *cp_out);
+/* become nobody with CAP_BPF and CAP_PERFMON (ambient): 0 or -1 */
+int nobody_with_bpf(void);
+/* @a and @b hold the same tree: names, types, modes, links, bytes */
+void check_same_tree(const char *a, const char *b);
 
 /* run copychain with @argv in a child; its pid (signal.c) */
 pid_t spawn(const char *const *argv);

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* copychain_signal: copies killed in the middle leave nothing (cc_test.h) */
+/*
+ * copychain_signal: copies killed in the middle leave nothing, and an
+ * existing DST whole, in the default mode and with --sync (cc_test.h)
+ */
 #include "cc_test.h"
 
 /*
@@ -67,13 +70,19 @@ void kill_reap(pid_t pid, int sig)
 	CHECK_EQ(WTERMSIG(wst), sig);
 }
 
-static void killed(int sig)
+/* killed by @sig while copying, in the default mode or @mode (--sync) */
+static void killed(int sig, const char *mode)
 {
 	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
-	const char *argv[] = { bin, "--chunk", "512", src, dst, NULL };
+	const char *argv[] = { bin, "--chunk", "512", src, dst, NULL, NULL };
 	char entries[4096];
 	pid_t pid;
 
+	if (mode) {
+		argv[5] = argv[4];
+		argv[4] = argv[3];
+		argv[3] = mode;
+	}
 	gen_file(src, 4U << 20, 0644);
 	pid = spawn(argv);
 	wait_unnamed(pid);
@@ -85,6 +94,34 @@ static void killed(int sig)
 	unlink(src);
 	free(src);
 	free(dst);
+}
+
+/*
+ * Killed by SIGKILL while replacing an existing DST, in both modes: DST
+ * still holds its old bytes, whole, and nothing else is left
+ */
+static void killed_over(const char *mode)
+{
+	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
+	char *old = path_in(work, "old"), sh[256];
+	const char *argv[] = { bin, mode, "--chunk", "512", src, dst, NULL };
+	pid_t pid;
+
+	gen_file(src, 4U << 20, 0644);
+	gen_file(dst, 300000, 0640);
+	CHECK_EQ(shell(sh, sizeof(sh), "cp '%s' '%s'", dst, old), 0);
+	pid = spawn(argv);
+	wait_unnamed(pid);
+	usleep(20000);
+	kill_reap(pid, SIGKILL);
+	CHECK_ENTRIES(work, "dst old src");
+	CHECK_EQ(same_bytes(old, dst), 0);
+	unlink(src);
+	unlink(dst);
+	unlink(old);
+	free(src);
+	free(dst);
+	free(old);
 }
 
 /*
@@ -127,9 +164,12 @@ static void killed_many(int sig)
 
 IOCORO_CASE_OPTS(signal, .serial = true)
 {
-	killed(SIGKILL);
-	killed(SIGTERM);
-	killed(SIGINT);
+	killed(SIGKILL, NULL);
+	killed(SIGKILL, "--sync");
+	killed(SIGTERM, NULL);
+	killed(SIGINT, "--sync");
+	killed_over("--stats");		/* the default mode */
+	killed_over("--sync");
 	killed_many(SIGKILL);
 	killed_many(SIGTERM);
 }
