@@ -109,11 +109,13 @@ big_case() {
 	head -c "${big_mib}M" /dev/urandom > "$src"
 	row "$cas" all "" bytes "$(stat -c %s "$src")"
 	for ((r = 1; r <= rounds; r++)); do
-		for who in $(rotate "$r" copychain cp uring_cp uring_cp_ccdepth rw_loop); do
+		for who in $(rotate "$r" copychain cp copychain_sync cp_sync uring_cp uring_cp_ccdepth rw_loop); do
 			rm -f "$dst"
 			case $who in
 			copychain) time_run "$cas" "$who" "$r" "$drop" "$cc" --stats "$src" "$dst" ;;
 			cp) time_run "$cas" "$who" "$r" "$drop" cp "$src" "$dst" ;;
+			copychain_sync) time_run "$cas" "$who" "$r" "$drop" "$cc" --sync --stats "$src" "$dst" ;;
+			cp_sync) time_run "$cas" "$who" "$r" "$drop" sh -c 'cp "$0" "$1" && sync' "$src" "$dst" ;;
 			uring_cp) time_run "$cas" "$who" "$r" "$drop" "$ucp" --fsync --stats "$src" "$dst" ;;
 			uring_cp_ccdepth) time_run "$cas" "$who" "$r" "$drop" "$ucp" --fsync --stats --qd "$cc_qd" --bs "$cc_bs" "$src" "$dst" ;;
 			rw_loop) time_run "$cas" "$who" "$r" "$drop" dd if="$src" of="$dst" bs=128K conv=fsync status=none ;;
@@ -132,12 +134,14 @@ small_case() {
 	head -c $((small * 4096)) /dev/urandom | split -b 4096 -a 5 -d - "$dir/small.src/f"
 	row "$cas" all "" files "$small"
 	for ((r = 1; r <= rounds; r++)); do
-		for who in $(rotate "$r" copychain cp uring_cp); do
+		for who in $(rotate "$r" copychain cp copychain_sync cp_sync uring_cp); do
 			rm -rf "$dir/small.dst"
 			mkdir "$dir/small.dst"
 			case $who in
 			copychain) time_run "$cas" "$who" "$r" "$drop" "$cc" --stats "$dir"/small.src/* "$dir/small.dst" ;;
 			cp) time_run "$cas" "$who" "$r" "$drop" cp -r "$dir/small.src/." "$dir/small.dst" ;;
+			copychain_sync) time_run "$cas" "$who" "$r" "$drop" "$cc" --sync --stats "$dir"/small.src/* "$dir/small.dst" ;;
+			cp_sync) time_run "$cas" "$who" "$r" "$drop" sh -c 'cp -r "$0" "$1" && sync' "$dir/small.src/." "$dir/small.dst" ;;
 			uring_cp) time_run "$cas" "$who" "$r" "$drop" "$ucp" --fsync --stats "$dir"/small.src/* "$dir/small.dst" ;;
 			esac
 			diff -r "$dir/small.src" "$dir/small.dst" > /dev/null ||
