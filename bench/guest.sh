@@ -48,9 +48,10 @@ cc=$bin/apps/copychain/copychain
 cat_chain=$bin/apps/catchain/catchain
 bt=$bin/apps/btree-lookup/btree-lookup
 ucp=$bin/bench/copy/uring_cp
+ucc=$bin/bench/copy/uring_cc
 btime=$bin/bench/copy/bench_time
 step=$bin/bench/step/step_bench
-for f in "$cc" "$cat_chain" "$bt" "$ucp" "$btime" "$step"; do
+for f in "$cc" "$cat_chain" "$bt" "$ucp" "$ucc" "$btime" "$step"; do
 	[ -x "$f" ] || { echo "guest.sh: $f missing" >&2; exit 1; }
 done
 # copychain's depth and chunk, for the io_uring peer run at the same ones
@@ -84,7 +85,7 @@ time_run() {
 	# the io_uring_enter() count a contender reports of itself
 	while IFS= read -r line; do
 		if [[ $line =~ \ ([0-9]+)\ io_uring_enter\ calls ]] ||
-			[[ $line =~ ^uring_cp:\ ([0-9]+)\ io_uring_submit_and_wait\ calls$ ]]; then
+			[[ $line =~ ^uring_c[pc]:\ ([0-9]+)\ io_uring_submit_and_wait\ calls$ ]]; then
 			row "$cas" "$who" "$round" enters "${BASH_REMATCH[1]}"
 			break
 		fi
@@ -109,13 +110,15 @@ big_case() {
 	head -c "${big_mib}M" /dev/urandom > "$src"
 	row "$cas" all "" bytes "$(stat -c %s "$src")"
 	for ((r = 1; r <= rounds; r++)); do
-		for who in $(rotate "$r" copychain cp copychain_sync cp_sync uring_cp uring_cp_ccdepth rw_loop); do
+		for who in $(rotate "$r" copychain cp uring_cc copychain_sync cp_sync uring_cc_sync uring_cp uring_cp_ccdepth rw_loop); do
 			rm -f "$dst"
 			case $who in
 			copychain) time_run "$cas" "$who" "$r" "$drop" "$cc" --stats "$src" "$dst" ;;
 			cp) time_run "$cas" "$who" "$r" "$drop" cp "$src" "$dst" ;;
 			copychain_sync) time_run "$cas" "$who" "$r" "$drop" "$cc" --sync --stats "$src" "$dst" ;;
 			cp_sync) time_run "$cas" "$who" "$r" "$drop" sh -c 'cp "$0" "$1" && sync' "$src" "$dst" ;;
+			uring_cc) time_run "$cas" "$who" "$r" "$drop" "$ucc" --stats "$src" "$dst" ;;
+			uring_cc_sync) time_run "$cas" "$who" "$r" "$drop" "$ucc" --sync --stats "$src" "$dst" ;;
 			uring_cp) time_run "$cas" "$who" "$r" "$drop" "$ucp" --fsync --stats "$src" "$dst" ;;
 			uring_cp_ccdepth) time_run "$cas" "$who" "$r" "$drop" "$ucp" --fsync --stats --qd "$cc_qd" --bs "$cc_bs" "$src" "$dst" ;;
 			rw_loop) time_run "$cas" "$who" "$r" "$drop" dd if="$src" of="$dst" bs=128K conv=fsync status=none ;;
@@ -134,7 +137,7 @@ small_case() {
 	head -c $((small * 4096)) /dev/urandom | split -b 4096 -a 5 -d - "$dir/small.src/f"
 	row "$cas" all "" files "$small"
 	for ((r = 1; r <= rounds; r++)); do
-		for who in $(rotate "$r" copychain cp copychain_sync cp_sync uring_cp); do
+		for who in $(rotate "$r" copychain cp uring_cc copychain_sync cp_sync uring_cc_sync uring_cp); do
 			rm -rf "$dir/small.dst"
 			mkdir "$dir/small.dst"
 			case $who in
@@ -142,6 +145,8 @@ small_case() {
 			cp) time_run "$cas" "$who" "$r" "$drop" cp -r "$dir/small.src/." "$dir/small.dst" ;;
 			copychain_sync) time_run "$cas" "$who" "$r" "$drop" "$cc" --sync --stats "$dir"/small.src/* "$dir/small.dst" ;;
 			cp_sync) time_run "$cas" "$who" "$r" "$drop" sh -c 'cp -r "$0" "$1" && sync' "$dir/small.src/." "$dir/small.dst" ;;
+			uring_cc) time_run "$cas" "$who" "$r" "$drop" "$ucc" --stats "$dir"/small.src/* "$dir/small.dst" ;;
+			uring_cc_sync) time_run "$cas" "$who" "$r" "$drop" "$ucc" --sync --stats "$dir"/small.src/* "$dir/small.dst" ;;
 			uring_cp) time_run "$cas" "$who" "$r" "$drop" "$ucp" --fsync --stats "$dir"/small.src/* "$dir/small.dst" ;;
 			esac
 			diff -r "$dir/small.src" "$dir/small.dst" > /dev/null ||

@@ -98,16 +98,20 @@ if any(per_round("step", w, "steps_per_s") for w in step_who):
 # ---- cases 2, 3, 4: each a main contender against its peers, in seconds
 # a peer is (peer, target) against the case's main contender, or
 # (contender, peer, target): copychain --sync is compared with the peers
-# that make their copies durable too (cp && sync, uring_cp --fsync)
+# that make their copies durable too (cp && sync, uring_cc --sync,
+# uring_cp --fsync). uring_cc is copychain at the same concurrency with
+# its decisions in user space: the value of deciding in the kernel.
+copy_peers = [("uring_cc", 1.0), ("cp", 1.0), ("copychain_sync", "uring_cc_sync", 1.0),
+              ("copychain_sync", "cp_sync", 1.0), ("copychain_sync", "uring_cp", None)]
+small_peers = [("uring_cc", 1.0), ("cp", 1.5), ("copychain_sync", "uring_cc_sync", 1.0),
+               ("copychain_sync", "cp_sync", 1.0), ("copychain_sync", "uring_cp", None)]
 timed_cases = [
-    ("copy_tmpfs", "2. Big-file copy, tmpfs", "copychain",
-     [("cp", 1.0), ("copychain_sync", "cp_sync", 1.0), ("copychain_sync", "uring_cp", 1.0)]),
+    ("copy_tmpfs", "2. Big-file copy, tmpfs", "copychain", copy_peers),
     ("copy_disk", "2. Big-file copy, ext4 on a virtio disk, page cache dropped", "copychain",
-     [("cp", 1.0), ("copychain_sync", "cp_sync", 1.0), ("copychain_sync", "uring_cp", 1.0)]),
-    ("small_tmpfs", "3. Many small files copied, tmpfs", "copychain",
-     [("cp", 1.5), ("copychain_sync", "cp_sync", 1.0), ("copychain_sync", "uring_cp", 1.5)]),
+     copy_peers),
+    ("small_tmpfs", "3. Many small files copied, tmpfs", "copychain", small_peers),
     ("small_disk", "3. Many small files copied, ext4 on a virtio disk, page cache dropped", "copychain",
-     [("cp", 1.5), ("copychain_sync", "cp_sync", 1.0), ("copychain_sync", "uring_cp", 1.5)]),
+     small_peers),
     ("cat_tmpfs", "3. Many small files read, tmpfs", "catchain", [("cat", None)]),
     ("cat_disk", "3. Many small files read, ext4 on a virtio disk, page cache dropped", "catchain",
      [("cat", None)]),

@@ -54,7 +54,7 @@ mkdir -p "$run"
 
 [ -f "$build/CMakeCache.txt" ] ||
 	cmake -S "$root" -B "$build" -DIOCORO_KERNEL_HEADERS="${IOCORO_KERNEL_HEADERS:-}"
-cmake --build "$build" -j "$(nproc)" --target copychain catchain btree-lookup step_bench uring_cp bench_time
+cmake --build "$build" -j "$(nproc)" --target copychain catchain btree-lookup step_bench uring_cp uring_cc bench_time
 
 khz=$("$build/bench/step/step_bench" --measure-tsc) || die "step_bench --measure-tsc failed"
 echo "$prog: host TSC at $khz kHz"
