@@ -217,8 +217,8 @@ int iocoro_set_budget(struct iocoro *co, unsigned int steps);
  * attached table. Every field the opcode does not use is zeroed, as the
  * kernel requires; user_data and flags are the caller's to set.
  */
-static inline void io_uring_prep_bpf(struct io_uring_sqe *sqe,
-				     unsigned int prog_index)
+static inline void iocoro_prep_bpf(struct io_uring_sqe *sqe,
+				   unsigned int prog_index)
 {
 	io_uring_prep_rw(IORING_OP_BPF, sqe, 0, NULL, 0, prog_index);
 }
@@ -232,7 +232,7 @@ static inline void io_uring_prep_bpf(struct io_uring_sqe *sqe,
 static inline void iocoro_prep_start(struct io_uring_sqe *sqe,
 				     unsigned int prog_index, uint32_t id)
 {
-	io_uring_prep_bpf(sqe, prog_index);
+	iocoro_prep_bpf(sqe, prog_index);
 	io_uring_sqe_set_data64(sqe, iocoro_ud(IOCORO_UD_STEP, prog_index, id));
 	io_uring_sqe_set_flags(sqe, IOSQE_CQE_SKIP_SUCCESS);
 }

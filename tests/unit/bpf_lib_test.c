@@ -123,7 +123,7 @@ static void test_prep_bpf(void **state)
 
 	(void)state;
 	/* user space's (iocoro.h) and BPF's are the same request */
-	io_uring_prep_bpf(&lib, 5);
+	iocoro_prep_bpf(&lib, 5);
 	bpf_side_prep_bpf(&side, 5);
 	assert_sqe_equal(lib, side);
 	assert_int_equal(side.opcode, IORING_OP_BPF);

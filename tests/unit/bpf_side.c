@@ -109,7 +109,7 @@ void bpf_side_prep_timeout(struct io_uring_sqe *sqe, void *ts,
 
 void bpf_side_prep_bpf(struct io_uring_sqe *sqe, unsigned int prog_index)
 {
-	io_uring_prep_bpf(sqe, prog_index);
+	iocoro_prep_bpf(sqe, prog_index);
 }
 
 __u64 bpf_side_ctx_user_data(const struct io_uring_step_ctx *ctx)

@@ -99,7 +99,7 @@ IOCORO_INLINE long iocoro_spawn(struct io_uring_step_ctx *ctx, __u32 prog,
 {
 	struct io_uring_sqe step;
 
-	io_uring_prep_bpf(&step, prog);
+	iocoro_prep_bpf(&step, prog);
 	step.user_data = iocoro_ud(IOCORO_UD_STEP, prog, id);
 	step.flags = IOSQE_CQE_SKIP_SUCCESS;
 	return bpf_io_uring_queue_sqe(ctx, &step, sizeof(step));

@@ -115,8 +115,8 @@ IOCORO_INLINE void io_uring_prep_timeout(struct io_uring_sqe *sqe,
  * table. The core of every step request; fd, addr, len and the other
  * fields the opcode does not use stay zero, as the kernel requires.
  */
-IOCORO_INLINE void io_uring_prep_bpf(struct io_uring_sqe *sqe,
-				     unsigned int prog_index)
+IOCORO_INLINE void iocoro_prep_bpf(struct io_uring_sqe *sqe,
+				   unsigned int prog_index)
 {
 	io_uring_prep_rw(IORING_OP_BPF, sqe, 0, 0, 0, prog_index);
 }
