@@ -206,7 +206,9 @@ int iocoro_detach(struct iocoro *co);
  * a coroutine started from user space may do in all, 1 to
  * IOCORO_MAX_BUDGET (kernel default IOCORO_DEFAULT_BUDGET); a coroutine
  * whose budget is spent ends with -ELOOP. Needs an attached table.
- * Returns 0, -EINVAL (out of range) or -ENXIO (no table).
+ * Returns 0, -EINVAL (out of range), -ENXIO (no table) or -EPERM (the
+ * caller's credentials are not those the table was attached with: another
+ * user may not change a table's budget).
  */
 int iocoro_set_budget(struct iocoro *co, unsigned int steps);
 
@@ -240,8 +242,8 @@ static inline void iocoro_prep_start(struct io_uring_sqe *sqe,
 /*
  * Start coroutine @id with program @prog_index, and submit (with whatever
  * else the ring holds). Ids are the caller's: a coroutine's state is
- * usually the slot @id of an array map. Returns 0, -EINVAL (index above
- * IOCORO_MAX_PROGS), -EBUSY (the SQ ring stays full), -EAGAIN (the kernel
+ * usually the slot @id of an array map. Returns 0, -EINVAL (@prog_index
+ * >= IOCORO_MAX_PROGS), -EBUSY (the SQ ring stays full), -EAGAIN (the kernel
  * took no SQE: the start stays queued for the next submit, do not start
  * again), or io_uring_submit()'s error. Errors of the step itself
  * (-EBADF: no program at that index) come as the coroutine's end.
