@@ -450,13 +450,15 @@ static int grow(void **v, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-static int add_item(struct cc_plan *plan, const char *src, const char *dst)
+static int add_item(struct cc_plan *plan, const char *src, const char *dst,
+		    const struct stat *st)
 {
 	struct cc_item *it;
 
 	if (grow((void **)&plan->items, &plan->cap, plan->n, sizeof(*it)))
 		return -ENOMEM;
 	it = &plan->items[plan->n];
+	it->st = *st;
 	it->src = strdup(src);
 	it->dst = strdup(dst);
 	if (!it->src || !it->dst) {
@@ -678,7 +680,7 @@ static int plan_path(const struct cc_opts *o, const char *src,
 	if (o->recursive && !S_ISREG(st.st_mode))
 		return copy_special(o, dst, &st);
 	/* a regular file; without -r, a fifo or device read to its end */
-	return add_item(plan, src, dst) ? -1 : 0;
+	return add_item(plan, src, dst, &st) ? -1 : 0;
 }
 
 /* TARGET of SRC... TARGET: 1 a directory, 0 not; -1 (reported) */

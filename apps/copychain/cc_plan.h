@@ -53,10 +53,11 @@ struct cc_opts {
 	uint32_t jobs;		/* --jobs: files at once */
 };
 
-/* a regular file to copy */
+/* a file to copy: regular, or without -r a fifo or device */
 struct cc_item {
 	char *src;
 	char *dst;
+	struct stat st;		/* SRC's, when the plan was made */
 };
 
 /* a directory -r created or entered: its mode is set once it is full */

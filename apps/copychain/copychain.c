@@ -94,6 +94,7 @@ struct cc_engine {
 	double t0;
 	struct cc_stats stats;
 	struct cc_dirs synced;	/* directories to fsync at the end */
+	char dir_ok[PATH_MAX];	/* the last DST directory found to be one */
 };
 
 /*
@@ -252,17 +253,15 @@ static void engine_exit(struct cc_engine *e)
  * nothing) agree: 0; 1 to skip the file (-n, -u, -i said so); -1 refused
  * (reported)
  */
-static int check_paths(const struct cc_opts *o, struct cc_job *j)
+static int check_paths(struct cc_engine *e, const struct cc_opts *o,
+		       struct cc_job *j)
 {
 	const char *src = j->item->src, *dst = j->item->dst;
 	struct stat dir_st;
 	int err;
 
-	if (stat(src, &j->src_st)) {
-		fprintf(stderr, "copychain: cannot stat '%s': %s\n", src,
-			strerror(errno));
-		return -1;
-	}
+	/* the plan stat()ed SRC (and reported what it could not) */
+	j->src_st = j->item->st;
 	if (S_ISDIR(j->src_st.st_mode)) {
 		fprintf(stderr,
 			"copychain: -r not specified; omitting directory '%s'\n",
@@ -277,8 +276,14 @@ static int check_paths(const struct cc_opts *o, struct cc_job *j)
 	if (err)
 		return err;
 	cc_dir_of(j->d.path, j->dir, sizeof(j->dir));
-	err = stat(j->dir, &dir_st) ? errno :
-	      S_ISDIR(dir_st.st_mode) ? 0 : ENOTDIR;
+	/* files of one directory come one after the other: stat it once */
+	if (!strcmp(j->dir, e->dir_ok))
+		err = 0;
+	else
+		err = stat(j->dir, &dir_st) ? errno :
+		      S_ISDIR(dir_st.st_mode) ? 0 : ENOTDIR;
+	if (!err)
+		snprintf(e->dir_ok, sizeof(e->dir_ok), "%s", j->dir);
 	if (err) {
 		fprintf(stderr,
 			"copychain: cannot create regular file '%s': %s\n",
@@ -508,7 +513,7 @@ static int start_job(struct cc_engine *e, const struct cc_opts *o,
 
 	memset(j, 0, sizeof(*j));
 	j->item = item;
-	ret = check_paths(o, j);
+	ret = check_paths(e, o, j);
 	if (ret)
 		return ret;
 	plan_extents(j, &f);
