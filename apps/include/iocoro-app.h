@@ -71,7 +71,7 @@ static inline void iocoro_app_report_load(const char *name, int err)
 {
 	if (err == -EPERM)
 		fprintf(stderr,
-			"%s: loading the coroutine needs CAP_BPF: run as root, or grant it with 'setcap cap_bpf,cap_perfmon+ep %s'\n",
+			"%s: loading the coroutine needs CAP_BPF: run as root, or grant it with 'setcap cap_bpf+ep %s'\n",
 			name, name);
 	else
 		fprintf(stderr, "%s: %s\n", name, iocoro_strerror(err));

@@ -18,7 +18,7 @@
  *            --stats' count of io_uring_enter calls against strace's
  *   streams  stdout a pipe and a file; stdin (no FILE, -, - among files)
  *            from a file and a pipe
- *   perms    as nobody with CAP_BPF and CAP_PERFMON (ambient): an
+ *   perms    as nobody with CAP_BPF alone (ambient): an
  *            unreadable file gives cat's "Permission denied", the others
  *            are printed; as nobody without them: one line naming CAP_BPF
  *            and setcap
@@ -113,12 +113,11 @@ static int capset_bpf(void)
 	struct __user_cap_data_struct d[2] = { { 0 } };
 
 	d[CAP_TO_INDEX(CAP_BPF)].permitted |= CAP_TO_MASK(CAP_BPF);
-	d[CAP_TO_INDEX(CAP_PERFMON)].permitted |= CAP_TO_MASK(CAP_PERFMON);
 	d[1].effective = d[1].inheritable = d[1].permitted;
 	return (int)syscall(SYS_capset, &h, d);
 }
 
-/* become nobody; with CAP_BPF and CAP_PERFMON kept across exec if @bpf */
+/* become nobody; with CAP_BPF alone kept across exec if @bpf */
 static void drop_to_nobody(int bpf)
 {
 	if (bpf && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0))
@@ -128,8 +127,7 @@ static void drop_to_nobody(int bpf)
 	if (!bpf)
 		return;
 	if (capset_bpf() ||
-	    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_BPF, 0, 0) ||
-	    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_PERFMON, 0, 0))
+	    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_BPF, 0, 0))
 		_exit(122);
 }
 
@@ -595,7 +593,7 @@ IOCORO_CASE(perms)
 	CHECK_EQ(r.status, 1);
 	CHECK_EQ(r.out_len, 0);
 	if (!strstr(r.err, "catchain: loading the coroutine needs CAP_BPF") ||
-	    !strstr(r.err, "setcap cap_bpf,cap_perfmon+ep") ||
+	    !strstr(r.err, "setcap cap_bpf+ep") ||
 	    strstr(r.err, "libbpf") ||
 	    strchr(r.err, '\n') != r.err + r.err_len - 1)
 		FAIL("not the one line about CAP_BPF: '%s'", r.err);

@@ -87,7 +87,7 @@ void run_copychain(struct run *r, ...);
 
 /* copychain's @out has cp's first line of @cp_out, "cp:" read as "copychain:" */
 void check_cp_words(const char *out, const char *cp_out);
-/* become nobody with CAP_BPF and CAP_PERFMON (ambient): 0 or -1 */
+/* become nobody with CAP_BPF alone (ambient): 0 or -1 */
 int nobody_with_bpf(void);
 /* @a and @b hold the same tree: names, types, modes, links, bytes */
 void check_same_tree(const char *a, const char *b);
