@@ -28,14 +28,19 @@ static void failslab_setup(void)
 	if (stat(FAILSLAB, &st))
 		FAIL(FAILSLAB ": %s (CONFIG_FAILSLAB, "
 		     "CONFIG_FAULT_INJECTION_DEBUG_FS)", strerror(errno));
-	write_file(FAILSLAB "/probability", "100");
+	/*
+	 * The filter and the quiet first, the probability last: in between,
+	 * every task's allocations could fail, and print a stack, tests
+	 * running beside this one included
+	 */
+	write_file(FAILSLAB "/task-filter", "Y");
+	write_file(FAILSLAB "/verbose", "0");
 	write_file(FAILSLAB "/interval", "1");
 	write_file(FAILSLAB "/times", "-1");
 	write_file(FAILSLAB "/space", "0");
-	write_file(FAILSLAB "/verbose", "0");
-	write_file(FAILSLAB "/task-filter", "Y");
 	write_file(FAILSLAB "/ignore-gfp-wait", "N");
 	write_file(FAILSLAB "/cache-filter", "N");
+	write_file(FAILSLAB "/probability", "100");
 }
 
 static void failslab_off(void)
