@@ -260,14 +260,11 @@ static int check_paths(struct cc_engine *e, const struct cc_opts *o,
 	struct stat dir_st;
 	int err;
 
-	/* the plan stat()ed SRC (and reported what it could not) */
+	/*
+	 * The plan stat()ed SRC, reported what it could not and kept
+	 * directories out
+	 */
 	j->src_st = j->item->st;
-	if (S_ISDIR(j->src_st.st_mode)) {
-		fprintf(stderr,
-			"copychain: -r not specified; omitting directory '%s'\n",
-			src);
-		return -1;
-	}
 	/* a socket too: its open fails with ENXIO, in cp's words */
 	j->stream = !S_ISREG(j->src_st.st_mode);
 	if (cc_dst_check(src, &j->src_st, dst, &j->d))

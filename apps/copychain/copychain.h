@@ -165,11 +165,4 @@ CC_INLINE int cc_place(const struct copychain_file *f,
 	return 0;
 }
 
-/*
- * program runs of a copy that goes well, a dense file of @chunks chunks:
- * open, open, fork; 2 a chunk; each lane's EOF; [fsync,] close
- */
-#define CC_STEPS(chunks, lanes, sync)                                         \
-	(2 * (__u64)(chunks) + (__u64)(lanes) + 4 + ((sync) ? 1 : 0))
-
 #endif /* COPYCHAIN_H */
