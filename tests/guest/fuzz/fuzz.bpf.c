@@ -45,12 +45,20 @@ __u64 fz_posts;
 __u64 fz_copied;
 __u64 fz_bad[FZ_BAD_NR];
 /*
- * What this run queued and posted. Globals, not locals, so that the
- * verifier does not track each count through the loops (runs never
- * overlap: one ring at a time, its runs serialized by its ->uring_lock).
+ * A run's state, shared by the bpf_loop() callbacks below. The loops are
+ * bpf_loop() calls, not bounded loops: the verifier checks each callback
+ * once instead of every iteration of a loop it cannot prove short
+ * (FZ_MAX_E is past IORING_BPF_MAX_CQES), which took the debug kernel
+ * two minutes under TCG.
  */
-__u32 fz_run_q;
-__u32 fz_run_e;
+struct fz_state {
+	struct io_uring_step_ctx *ctx;
+	struct fz_plan *pl;
+	__u32 len;	/* the SQE size the helpers see, 1..128 */
+	__u32 want;	/* the ring's SQE size */
+	__u32 nq;	/* SQEs queued so far */
+	__u32 ne;	/* CQEs posted so far */
+};
 
 static __always_inline void fz_count(__u64 *v)
 {
@@ -59,72 +67,88 @@ static __always_inline void fz_count(__u64 *v)
 
 /*
  * One call site per helper, with a size the verifier knows only as
- * 1..128 (an SQE slot's size, without a branch): the loops verify in a
- * few thousand instructions, and the kernel sees every size the plans
- * give.
+ * 1..128 (an SQE slot's size, without a branch): the kernel sees every
+ * size the plans give.
  */
+static long fz_queue_one(__u32 i, void *data)
+{
+	struct fz_state *r = data;
+	struct fz_plan *pl = r->pl;
+	const __u8 *sqe = fz_sqes[(pl->first + i) & (FZ_SLOTS - 1)];
+	__u32 prog = pl->cont_prog[i & (FZ_CONT_PROGS - 1)];
+	__u32 len = r->len & 127;
+
+	if ((pl->cont_mask >> (i & 31)) & 1) {
+		if (bpf_io_uring_queue_sqe_cont(r->ctx, sqe, len + 1, prog)) {
+			fz_count(&fz_cont_err);
+			return 0;
+		}
+		fz_count(&fz_conts);
+		if (sqe[0] == IORING_OP_BPF)
+			fz_count(&fz_bad[FZ_BAD_CONT_BPF]);
+		if (prog >= IORING_BPF_MAX_PROGS)
+			fz_count(&fz_bad[FZ_BAD_CONT_PROG]);
+	} else {
+		if (bpf_io_uring_queue_sqe(r->ctx, sqe, len + 1)) {
+			fz_count(&fz_queue_err);
+			return 0;
+		}
+		fz_count(&fz_queued);
+	}
+	if (len + 1 != r->want)
+		fz_count(&fz_bad[FZ_BAD_LEN]);
+	if (++r->nq > IORING_BPF_MAX_SQES)
+		fz_count(&fz_bad[FZ_BAD_MAX_SQES]);
+	return 0;
+}
+
+static long fz_emit_one(__u32 i, void *data)
+{
+	struct fz_state *r = data;
+	struct fz_plan *pl = r->pl;
+	__u32 flags = pl->cqe_flags;
+
+	if (bpf_io_uring_emit_cqe(r->ctx, pl->cqe_ud + i, pl->cqe_res,
+				  flags)) {
+		fz_count(&fz_emit_err);
+		return 0;
+	}
+	fz_count(&fz_emitted);
+	if (flags & ~IORING_CQE_F_MORE)
+		fz_count(&fz_bad[FZ_BAD_EMIT_FLAGS]);
+	if (++r->ne > IORING_BPF_MAX_CQES)
+		fz_count(&fz_bad[FZ_BAD_MAX_CQES]);
+	return 0;
+}
+
+static long fz_post_one(__u32 i, void *data)
+{
+	struct fz_state *r = data;
+
+	if (bpf_io_uring_post_result(r->ctx, r->pl->post_ud + i))
+		fz_count(&fz_bad[FZ_BAD_POST]);
+	fz_count(&fz_posts);
+	return 0;
+}
+
+static __always_inline __u32 fz_min(__u32 a, __u32 b)
+{
+	return a < b ? a : b;
+}
+
 static __always_inline int fz_run(struct io_uring_step_ctx *ctx,
 				  struct fz_plan *pl)
 {
-	__u32 nq = pl->nq, ne = pl->ne, first = pl->first;
-	__u32 len = (pl->sqe_len & 127) + 1;
-	__u32 mask = pl->cont_mask, npost = pl->post_nr;
-	__u64 ud = pl->cqe_ud, pud = pl->post_ud;
-	__s32 res = pl->cqe_res;
-	__u32 flags = pl->cqe_flags;
-	__u32 want = fz_sqe128 ? 128 : 64;
-	__u32 i;
+	struct fz_state r = {
+		.ctx = ctx,
+		.pl = pl,
+		.len = pl->sqe_len,
+		.want = fz_sqe128 ? 128 : 64,
+	};
 
-	fz_run_q = 0;
-	fz_run_e = 0;
-	for (i = 0; i < FZ_MAX_Q; i++) {
-		const __u8 *sqe = fz_sqes[(first + i) & (FZ_SLOTS - 1)];
-		__u32 prog = pl->cont_prog[i & (FZ_CONT_PROGS - 1)];
-
-		if (i >= nq)
-			break;
-		if ((mask >> (i & 31)) & 1) {
-			if (bpf_io_uring_queue_sqe_cont(ctx, sqe, len, prog)) {
-				fz_count(&fz_cont_err);
-				continue;
-			}
-			fz_count(&fz_conts);
-			if (sqe[0] == IORING_OP_BPF)
-				fz_count(&fz_bad[FZ_BAD_CONT_BPF]);
-			if (prog >= IORING_BPF_MAX_PROGS)
-				fz_count(&fz_bad[FZ_BAD_CONT_PROG]);
-		} else {
-			if (bpf_io_uring_queue_sqe(ctx, sqe, len)) {
-				fz_count(&fz_queue_err);
-				continue;
-			}
-			fz_count(&fz_queued);
-		}
-		if (len != want)
-			fz_count(&fz_bad[FZ_BAD_LEN]);
-		if (++fz_run_q > IORING_BPF_MAX_SQES)
-			fz_count(&fz_bad[FZ_BAD_MAX_SQES]);
-	}
-	for (i = 0; i < FZ_MAX_E; i++) {
-		if (i >= ne)
-			break;
-		if (bpf_io_uring_emit_cqe(ctx, ud + i, res, flags)) {
-			fz_count(&fz_emit_err);
-			continue;
-		}
-		fz_count(&fz_emitted);
-		if (flags & ~IORING_CQE_F_MORE)
-			fz_count(&fz_bad[FZ_BAD_EMIT_FLAGS]);
-		if (++fz_run_e > IORING_BPF_MAX_CQES)
-			fz_count(&fz_bad[FZ_BAD_MAX_CQES]);
-	}
-	for (i = 0; i < FZ_MAX_POST; i++) {
-		if (i >= npost)
-			break;
-		if (bpf_io_uring_post_result(ctx, pud + i))
-			fz_count(&fz_bad[FZ_BAD_POST]);
-		fz_count(&fz_posts);
-	}
+	bpf_loop(fz_min(pl->nq, FZ_MAX_Q), fz_queue_one, &r, 0);
+	bpf_loop(fz_min(pl->ne, FZ_MAX_E), fz_emit_one, &r, 0);
+	bpf_loop(fz_min(pl->post_nr, FZ_MAX_POST), fz_post_one, &r, 0);
 	return pl->ret;
 }
 
