@@ -125,7 +125,8 @@ stage configure --needs deps -- \
 	cmake -S "$root" -B "$build" -DIOCORO_KERNEL_HEADERS="${IOCORO_KERNEL_HEADERS:-}"
 stage build --needs configure -- cmake --build "$build" -j "$jobs"
 stage unit --needs build -- \
-	ctest --test-dir "$build" -L 'unit|check' --no-tests=error --output-on-failure
+	ctest --test-dir "$build" -L 'unit|check' -j "$jobs" --no-tests=error \
+	--output-on-failure
 stage kernel --needs deps -- do_kernel
 stage initramfs --needs build -- do_initramfs
 stage guest --needs "kernel initramfs" -- do_guest
