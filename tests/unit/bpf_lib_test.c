@@ -17,7 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <netinet/in.h>
 
 #include <cmocka.h>
 
@@ -67,6 +69,50 @@ static void test_prep_write(void **state)
 	assert_sqe_equal(lib, side);
 }
 
+static void test_prep_readv(void **state)
+{
+	struct iovec iov[2] = { 0 };
+
+	(void)state;
+	io_uring_prep_readv(&lib, 7, iov, 2, 8192);
+	bpf_side_prep_readv(&side, 7, iov, 2, 8192);
+	assert_sqe_equal(lib, side);
+	assert_int_equal(side.opcode, IORING_OP_READV);
+}
+
+static void test_prep_writev(void **state)
+{
+	struct iovec iov[3] = { 0 };
+
+	(void)state;
+	io_uring_prep_writev(&lib, 6, iov, 3, (__u64)-1);
+	bpf_side_prep_writev(&side, 6, iov, 3, (__u64)-1);
+	assert_sqe_equal(lib, side);
+	assert_int_equal(side.opcode, IORING_OP_WRITEV);
+}
+
+static void test_prep_read_fixed(void **state)
+{
+	char buf[16];
+
+	(void)state;
+	io_uring_prep_read_fixed(&lib, 5, buf, sizeof(buf), 512, 3);
+	bpf_side_prep_read_fixed(&side, 5, buf, sizeof(buf), 512, 3);
+	assert_sqe_equal(lib, side);
+	assert_int_equal(side.buf_index, 3);
+}
+
+static void test_prep_write_fixed(void **state)
+{
+	const char buf[] = "fixed";
+
+	(void)state;
+	io_uring_prep_write_fixed(&lib, 4, buf, 5, 1024, 9);
+	bpf_side_prep_write_fixed(&side, 4, buf, 5, 1024, 9);
+	assert_sqe_equal(lib, side);
+	assert_int_equal(side.buf_index, 9);
+}
+
 static void test_prep_openat(void **state)
 {
 	(void)state;
@@ -95,6 +141,27 @@ static void test_prep_fsync(void **state)
 	assert_sqe_equal(lib, side);
 }
 
+static void test_prep_fallocate(void **state)
+{
+	(void)state;
+	io_uring_prep_fallocate(&lib, 3, FALLOC_FL_KEEP_SIZE, 4096, 1 << 20);
+	bpf_side_prep_fallocate(&side, 3, FALLOC_FL_KEEP_SIZE, 4096, 1 << 20);
+	assert_sqe_equal(lib, side);
+	/* len travels in addr, mode in len */
+	assert_true(side.addr == 1 << 20);
+	assert_int_equal(side.len, FALLOC_FL_KEEP_SIZE);
+}
+
+static void test_prep_splice(void **state)
+{
+	(void)state;
+	io_uring_prep_splice(&lib, 3, -1, 4, 8192, 65536, SPLICE_F_MOVE);
+	bpf_side_prep_splice(&side, 3, -1, 4, 8192, 65536, SPLICE_F_MOVE);
+	assert_sqe_equal(lib, side);
+	assert_int_equal(side.splice_fd_in, 3);
+	assert_int_equal(side.fd, 4);
+}
+
 static void test_prep_statx(void **state)
 {
 	struct statx stx;
@@ -107,6 +174,87 @@ static void test_prep_statx(void **state)
 	assert_sqe_equal(lib, side);
 }
 
+static void test_prep_renameat(void **state)
+{
+	(void)state;
+	io_uring_prep_renameat(&lib, 3, "old", 5, "new", RENAME_NOREPLACE);
+	bpf_side_prep_renameat(&side, 3, "old", 5, "new", RENAME_NOREPLACE);
+	assert_sqe_equal(lib, side);
+	assert_int_equal(side.rename_flags, RENAME_NOREPLACE);
+}
+
+static void test_prep_unlinkat(void **state)
+{
+	(void)state;
+	io_uring_prep_unlinkat(&lib, 8, "dir", AT_REMOVEDIR);
+	bpf_side_prep_unlinkat(&side, 8, "dir", AT_REMOVEDIR);
+	assert_sqe_equal(lib, side);
+	assert_int_equal(side.unlink_flags, AT_REMOVEDIR);
+}
+
+static void test_prep_linkat(void **state)
+{
+	(void)state;
+	io_uring_prep_linkat(&lib, 4, "from", 6, "to", AT_SYMLINK_FOLLOW);
+	bpf_side_prep_linkat(&side, 4, "from", 6, "to", AT_SYMLINK_FOLLOW);
+	assert_sqe_equal(lib, side);
+	assert_int_equal(side.hardlink_flags, AT_SYMLINK_FOLLOW);
+}
+
+static void test_prep_mkdirat(void **state)
+{
+	(void)state;
+	io_uring_prep_mkdirat(&lib, 5, "d", 0750);
+	bpf_side_prep_mkdirat(&side, 5, "d", 0750);
+	assert_sqe_equal(lib, side);
+}
+
+static void test_prep_send(void **state)
+{
+	const char buf[] = "hello";
+
+	(void)state;
+	io_uring_prep_send(&lib, 9, buf, 5, MSG_NOSIGNAL | MSG_DONTWAIT);
+	bpf_side_prep_send(&side, 9, buf, 5, MSG_NOSIGNAL | MSG_DONTWAIT);
+	assert_sqe_equal(lib, side);
+	assert_int_equal(side.msg_flags, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+static void test_prep_recv(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	io_uring_prep_recv(&lib, 10, buf, sizeof(buf), MSG_WAITALL);
+	bpf_side_prep_recv(&side, 10, buf, sizeof(buf), MSG_WAITALL);
+	assert_sqe_equal(lib, side);
+}
+
+static void test_prep_accept(void **state)
+{
+	struct sockaddr_in sa;
+	socklen_t len = sizeof(sa);
+
+	(void)state;
+	io_uring_prep_accept(&lib, 4, (struct sockaddr *)&sa, &len,
+			     SOCK_CLOEXEC);
+	bpf_side_prep_accept(&side, 4, &sa, &len, SOCK_CLOEXEC);
+	assert_sqe_equal(lib, side);
+	/* addrlen in addr2 (off), as liburing puts it */
+	assert_true(side.addr2 == (__u64)(uintptr_t)&len);
+}
+
+static void test_prep_connect(void **state)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+
+	(void)state;
+	io_uring_prep_connect(&lib, 11, (struct sockaddr *)&sa, sizeof(sa));
+	bpf_side_prep_connect(&side, 11, &sa, sizeof(sa));
+	assert_sqe_equal(lib, side);
+	assert_true(side.off == sizeof(sa));
+}
+
 static void test_prep_timeout(void **state)
 {
 	struct __kernel_timespec ts = { .tv_sec = 1 };
@@ -115,6 +263,49 @@ static void test_prep_timeout(void **state)
 	io_uring_prep_timeout(&lib, &ts, 2, IORING_TIMEOUT_ABS);
 	bpf_side_prep_timeout(&side, &ts, 2, IORING_TIMEOUT_ABS);
 	assert_sqe_equal(lib, side);
+}
+
+static void test_prep_timeout_remove(void **state)
+{
+	(void)state;
+	io_uring_prep_timeout_remove(&lib, 0xdeadbeefcafef00dULL,
+				     IORING_TIMEOUT_ABS);
+	bpf_side_prep_timeout_remove(&side, 0xdeadbeefcafef00dULL,
+				     IORING_TIMEOUT_ABS);
+	assert_sqe_equal(lib, side);
+	assert_true(side.addr == 0xdeadbeefcafef00dULL);
+}
+
+static void test_prep_link_timeout(void **state)
+{
+	struct __kernel_timespec ts = { .tv_nsec = 500 };
+
+	(void)state;
+	io_uring_prep_link_timeout(&lib, &ts, IORING_TIMEOUT_BOOTTIME);
+	bpf_side_prep_link_timeout(&side, &ts, IORING_TIMEOUT_BOOTTIME);
+	assert_sqe_equal(lib, side);
+	assert_int_equal(side.opcode, IORING_OP_LINK_TIMEOUT);
+}
+
+static void test_prep_cancel64(void **state)
+{
+	(void)state;
+	io_uring_prep_cancel64(&lib, 0x1122334455667788ULL,
+			       IORING_ASYNC_CANCEL_ALL);
+	bpf_side_prep_cancel64(&side, 0x1122334455667788ULL,
+			       IORING_ASYNC_CANCEL_ALL);
+	assert_sqe_equal(lib, side);
+	assert_true(side.addr == 0x1122334455667788ULL);
+}
+
+static void test_prep_cancel_fd(void **state)
+{
+	(void)state;
+	io_uring_prep_cancel_fd(&lib, 6, IORING_ASYNC_CANCEL_ALL);
+	bpf_side_prep_cancel_fd(&side, 6, IORING_ASYNC_CANCEL_ALL);
+	assert_sqe_equal(lib, side);
+	assert_int_equal(side.cancel_flags,
+			 IORING_ASYNC_CANCEL_ALL | IORING_ASYNC_CANCEL_FD);
 }
 
 static void test_prep_bpf(void **state)
@@ -389,11 +580,29 @@ int main(void)
 		T(test_prep_nop),
 		T(test_prep_read),
 		T(test_prep_write),
+		T(test_prep_readv),
+		T(test_prep_writev),
+		T(test_prep_read_fixed),
+		T(test_prep_write_fixed),
 		T(test_prep_openat),
 		T(test_prep_close),
 		T(test_prep_fsync),
+		T(test_prep_fallocate),
+		T(test_prep_splice),
 		T(test_prep_statx),
+		T(test_prep_renameat),
+		T(test_prep_unlinkat),
+		T(test_prep_linkat),
+		T(test_prep_mkdirat),
+		T(test_prep_send),
+		T(test_prep_recv),
+		T(test_prep_accept),
+		T(test_prep_connect),
 		T(test_prep_timeout),
+		T(test_prep_timeout_remove),
+		T(test_prep_link_timeout),
+		T(test_prep_cancel64),
+		T(test_prep_cancel_fd),
 		T(test_prep_bpf),
 		T(test_user_data),
 		T(test_ctx_accessors),

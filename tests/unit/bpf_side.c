@@ -79,6 +79,31 @@ void bpf_side_prep_write(struct io_uring_sqe *sqe, int fd, const void *buf,
 	io_uring_prep_write(sqe, fd, buf, nbytes, offset);
 }
 
+void bpf_side_prep_readv(struct io_uring_sqe *sqe, int fd, const void *iovecs,
+			 unsigned int nr_vecs, __u64 offset)
+{
+	io_uring_prep_readv(sqe, fd, iovecs, nr_vecs, offset);
+}
+
+void bpf_side_prep_writev(struct io_uring_sqe *sqe, int fd, const void *iovecs,
+			  unsigned int nr_vecs, __u64 offset)
+{
+	io_uring_prep_writev(sqe, fd, iovecs, nr_vecs, offset);
+}
+
+void bpf_side_prep_read_fixed(struct io_uring_sqe *sqe, int fd, void *buf,
+			      unsigned int nbytes, __u64 offset, int buf_index)
+{
+	io_uring_prep_read_fixed(sqe, fd, buf, nbytes, offset, buf_index);
+}
+
+void bpf_side_prep_write_fixed(struct io_uring_sqe *sqe, int fd,
+			       const void *buf, unsigned int nbytes,
+			       __u64 offset, int buf_index)
+{
+	io_uring_prep_write_fixed(sqe, fd, buf, nbytes, offset, buf_index);
+}
+
 void bpf_side_prep_openat(struct io_uring_sqe *sqe, int dfd, const char *path,
 			  int flags, unsigned int mode)
 {
@@ -95,16 +120,104 @@ void bpf_side_prep_fsync(struct io_uring_sqe *sqe, int fd, unsigned int flags)
 	io_uring_prep_fsync(sqe, fd, flags);
 }
 
+void bpf_side_prep_fallocate(struct io_uring_sqe *sqe, int fd, int mode,
+			      __s64 offset, __s64 len)
+{
+	io_uring_prep_fallocate(sqe, fd, mode, offset, len);
+}
+
+void bpf_side_prep_splice(struct io_uring_sqe *sqe, int fd_in, __s64 off_in,
+			  int fd_out, __s64 off_out, unsigned int nbytes,
+			  unsigned int splice_flags)
+{
+	io_uring_prep_splice(sqe, fd_in, off_in, fd_out, off_out, nbytes,
+			     splice_flags);
+}
+
 void bpf_side_prep_statx(struct io_uring_sqe *sqe, int dfd, const char *path,
 			 int flags, unsigned int mask, void *statxbuf)
 {
 	io_uring_prep_statx(sqe, dfd, path, flags, mask, statxbuf);
 }
 
+void bpf_side_prep_renameat(struct io_uring_sqe *sqe, int olddfd,
+			    const char *oldpath, int newdfd,
+			    const char *newpath, unsigned int flags)
+{
+	io_uring_prep_renameat(sqe, olddfd, oldpath, newdfd, newpath, flags);
+}
+
+void bpf_side_prep_unlinkat(struct io_uring_sqe *sqe, int dfd,
+			    const char *path, int flags)
+{
+	io_uring_prep_unlinkat(sqe, dfd, path, flags);
+}
+
+void bpf_side_prep_linkat(struct io_uring_sqe *sqe, int olddfd,
+			  const char *oldpath, int newdfd, const char *newpath,
+			  int flags)
+{
+	io_uring_prep_linkat(sqe, olddfd, oldpath, newdfd, newpath, flags);
+}
+
+void bpf_side_prep_mkdirat(struct io_uring_sqe *sqe, int dfd, const char *path,
+			   unsigned int mode)
+{
+	io_uring_prep_mkdirat(sqe, dfd, path, mode);
+}
+
+void bpf_side_prep_send(struct io_uring_sqe *sqe, int sockfd, const void *buf,
+			unsigned long len, int flags)
+{
+	io_uring_prep_send(sqe, sockfd, buf, len, flags);
+}
+
+void bpf_side_prep_recv(struct io_uring_sqe *sqe, int sockfd, void *buf,
+			unsigned long len, int flags)
+{
+	io_uring_prep_recv(sqe, sockfd, buf, len, flags);
+}
+
+void bpf_side_prep_accept(struct io_uring_sqe *sqe, int fd, void *addr,
+			  __u32 *addrlen, int flags)
+{
+	io_uring_prep_accept(sqe, fd, addr, addrlen, flags);
+}
+
+void bpf_side_prep_connect(struct io_uring_sqe *sqe, int fd, const void *addr,
+			   __u32 addrlen)
+{
+	io_uring_prep_connect(sqe, fd, addr, addrlen);
+}
+
 void bpf_side_prep_timeout(struct io_uring_sqe *sqe, void *ts,
 			   unsigned int count, unsigned int flags)
 {
 	io_uring_prep_timeout(sqe, ts, count, flags);
+}
+
+void bpf_side_prep_timeout_remove(struct io_uring_sqe *sqe, __u64 user_data,
+				  unsigned int flags)
+{
+	io_uring_prep_timeout_remove(sqe, user_data, flags);
+}
+
+void bpf_side_prep_link_timeout(struct io_uring_sqe *sqe, void *ts,
+				unsigned int flags)
+{
+	io_uring_prep_link_timeout(sqe, ts, flags);
+}
+
+void bpf_side_prep_cancel64(struct io_uring_sqe *sqe, __u64 user_data,
+			    int flags)
+{
+	io_uring_prep_cancel64(sqe, user_data, flags);
+}
+
+void bpf_side_prep_cancel_fd(struct io_uring_sqe *sqe, int fd,
+			     unsigned int flags)
+{
+	io_uring_prep_cancel_fd(sqe, fd, flags);
 }
 
 void bpf_side_prep_bpf(struct io_uring_sqe *sqe, unsigned int prog_index)

@@ -34,14 +34,54 @@ void bpf_side_prep_read(struct io_uring_sqe *sqe, int fd, void *buf,
 			unsigned int nbytes, __u64 offset);
 void bpf_side_prep_write(struct io_uring_sqe *sqe, int fd, const void *buf,
 			 unsigned int nbytes, __u64 offset);
+void bpf_side_prep_readv(struct io_uring_sqe *sqe, int fd, const void *iovecs,
+			 unsigned int nr_vecs, __u64 offset);
+void bpf_side_prep_writev(struct io_uring_sqe *sqe, int fd, const void *iovecs,
+			  unsigned int nr_vecs, __u64 offset);
+void bpf_side_prep_read_fixed(struct io_uring_sqe *sqe, int fd, void *buf,
+			      unsigned int nbytes, __u64 offset, int buf_index);
+void bpf_side_prep_write_fixed(struct io_uring_sqe *sqe, int fd,
+			       const void *buf, unsigned int nbytes,
+			       __u64 offset, int buf_index);
 void bpf_side_prep_openat(struct io_uring_sqe *sqe, int dfd, const char *path,
 			  int flags, unsigned int mode);
 void bpf_side_prep_close(struct io_uring_sqe *sqe, int fd);
 void bpf_side_prep_fsync(struct io_uring_sqe *sqe, int fd, unsigned int flags);
+void bpf_side_prep_fallocate(struct io_uring_sqe *sqe, int fd, int mode,
+			      __s64 offset, __s64 len);
+void bpf_side_prep_splice(struct io_uring_sqe *sqe, int fd_in, __s64 off_in,
+			  int fd_out, __s64 off_out, unsigned int nbytes,
+			  unsigned int splice_flags);
 void bpf_side_prep_statx(struct io_uring_sqe *sqe, int dfd, const char *path,
 			 int flags, unsigned int mask, void *statxbuf);
+void bpf_side_prep_renameat(struct io_uring_sqe *sqe, int olddfd,
+			    const char *oldpath, int newdfd,
+			    const char *newpath, unsigned int flags);
+void bpf_side_prep_unlinkat(struct io_uring_sqe *sqe, int dfd,
+			    const char *path, int flags);
+void bpf_side_prep_linkat(struct io_uring_sqe *sqe, int olddfd,
+			  const char *oldpath, int newdfd, const char *newpath,
+			  int flags);
+void bpf_side_prep_mkdirat(struct io_uring_sqe *sqe, int dfd, const char *path,
+			   unsigned int mode);
+void bpf_side_prep_send(struct io_uring_sqe *sqe, int sockfd, const void *buf,
+			unsigned long len, int flags);
+void bpf_side_prep_recv(struct io_uring_sqe *sqe, int sockfd, void *buf,
+			unsigned long len, int flags);
+void bpf_side_prep_accept(struct io_uring_sqe *sqe, int fd, void *addr,
+			  __u32 *addrlen, int flags);
+void bpf_side_prep_connect(struct io_uring_sqe *sqe, int fd, const void *addr,
+			   __u32 addrlen);
 void bpf_side_prep_timeout(struct io_uring_sqe *sqe, void *ts,
 			   unsigned int count, unsigned int flags);
+void bpf_side_prep_timeout_remove(struct io_uring_sqe *sqe, __u64 user_data,
+				  unsigned int flags);
+void bpf_side_prep_link_timeout(struct io_uring_sqe *sqe, void *ts,
+				unsigned int flags);
+void bpf_side_prep_cancel64(struct io_uring_sqe *sqe, __u64 user_data,
+			    int flags);
+void bpf_side_prep_cancel_fd(struct io_uring_sqe *sqe, int fd,
+			     unsigned int flags);
 void bpf_side_prep_bpf(struct io_uring_sqe *sqe, unsigned int prog_index);
 
 __u64 bpf_side_ctx_user_data(const struct io_uring_step_ctx *ctx);
