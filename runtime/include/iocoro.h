@@ -36,7 +36,7 @@ extern "C" {
 #endif
 
 #define IOCORO_VERSION_MAJOR 0
-#define IOCORO_VERSION_MINOR 1
+#define IOCORO_VERSION_MINOR 2
 
 /* the patched uapi must be the one included above */
 #ifdef __cplusplus
@@ -48,6 +48,7 @@ _Static_assert(sizeof(struct io_uring_step_ctx) == 32,
 	       "(pkg-config --cflags iocoro), included before <liburing.h>");
 
 struct bpf_object;
+struct bpf_object_skeleton;
 struct bpf_program;
 struct bpf_map;
 
@@ -166,6 +167,37 @@ int iocoro_object_load(struct bpf_object *obj,
 		       const struct iocoro_load_opts *opts);
 
 /*
+ * Everything an application does with its skeleton between x_bpf__open()
+ * and its first start, in one call: iocoro_object_prepare() with @opts,
+ * the skeleton's load (bpf_object__load_skeleton(), which also maps its
+ * global data), and iocoro_attach_object() on @co's ring:
+ *
+ *   skel = x_bpf__open();          ... set skel->rodata ...
+ *   ret = iocoro_skel_load(&co, skel->skeleton, &opts);
+ *   idx = iocoro_prog_index(skel->obj, skel->progs.x);
+ *
+ * Returns the number of programs attached, or -errno: those of
+ * iocoro_object_prepare(), of the load (-EACCES or -EINVAL when the
+ * verifier refused a program: its log is in opts->log_buf; -EPERM
+ * without CAP_BPF), or of iocoro_attach_object(). On failure no table is
+ * attached; the skeleton stays the caller's to destroy.
+ */
+int iocoro_skel_load(struct iocoro *co, struct bpf_object_skeleton *s,
+		     const struct iocoro_load_opts *opts);
+
+/*
+ * Map the values of @map, a loaded BPF_MAP_TYPE_ARRAY created with
+ * BPF_F_MMAPABLE, into the process: coroutine states user space writes
+ * and reads in place, without a bpf() call per coroutine (value i at
+ * *@addr + i * the value size rounded up to 8 bytes). Sets *@addr and
+ * *@len (for iocoro_map_munmap()). Returns 0, -EINVAL (NULL arguments, not
+ * an mmapable array), or mmap()'s -errno.
+ */
+int iocoro_map_mmap(const struct bpf_map *map, void **addr, size_t *len);
+/* undo iocoro_map_mmap(); NULL @addr is a no-op */
+void iocoro_map_munmap(void *addr, size_t len);
+
+/*
  * The index iocoro_attach_object() gives @prog: its position among @obj's
  * iouring programs (those iocoro_object_prepare() types, or any of type
  * BPF_PROG_TYPE_IOURING), in object order. -ENOENT if @prog is not one
@@ -260,6 +292,18 @@ int iocoro_start_state(struct iocoro *co, unsigned int prog_index,
 		       uint32_t id, const struct bpf_map *states,
 		       const void *state, size_t size);
 
+/*
+ * Start coroutines @ids[0..@nr) with program @prog_index, with as few
+ * submits as the SQ ring allows (one if it has @nr free entries): their
+ * states are usually written beforehand through iocoro_map_mmap().
+ * Returns the number of coroutines started (@nr, or fewer when the SQ
+ * ring stayed full: start the rest again), -EINVAL, or the last
+ * io_uring_submit()'s error: then all @nr starts stay queued and go with
+ * the next submit, as with iocoro_start() (do not start them again).
+ */
+int iocoro_start_many(struct iocoro *co, unsigned int prog_index,
+		      const uint32_t *ids, unsigned int nr);
+
 /* read coroutine @id's state back from map @states (@size bytes) */
 int iocoro_state_read(const struct bpf_map *states, uint32_t id, void *state,
 		      size_t size);
@@ -315,13 +359,40 @@ static inline int iocoro_cqe_done(const struct io_uring_cqe *cqe,
 
 /*
  * Wait for the next coroutine to end and fill in *done. Coroutine CQEs
- * that do not end one are consumed on the way. @ts bounds each wait for
- * a CQE (NULL: no bound). Returns 0, -ETIME (timed out), -EINTR,
- * -ENOMSG (the next CQE is not a coroutine's: it is left in the CQ for the
- * caller to reap), or io_uring_wait_cqe_timeout()'s error.
+ * that do not end one are consumed on the way. @ts bounds the whole call
+ * (relative; NULL: no bound; 0.1 bounded each CQE wait instead). Returns
+ * 0, -ETIME (timed out), -EINTR, -ENOMSG (the next CQE is not a
+ * coroutine's: it is left in the CQ for the caller to reap), or
+ * io_uring_wait_cqe_timeout()'s error.
  */
 int iocoro_wait(struct iocoro *co, struct iocoro_done *done,
 		const struct __kernel_timespec *ts);
+
+/*
+ * Reap up to @nr coroutine ends into @done[0..): wait as iocoro_wait()
+ * does (@ts bounds the whole call) for the first, then take those already
+ * in the CQ without waiting. A CQE that is not a coroutine's stops the
+ * reaping and stays in the CQ. Returns the number of ends reaped (1 to
+ * @nr), or iocoro_wait()'s error when there was none.
+ */
+int iocoro_wait_many(struct iocoro *co, struct iocoro_done *done,
+		     unsigned int nr, const struct __kernel_timespec *ts);
+
+/*
+ * Cancel coroutine @id's requests in flight: the step it waits in and the
+ * operations its steps queued on their own complete with -ECANCELED, and
+ * an operation io-wq is running is asked to stop. An operation that
+ * carries the next step hands -ECANCELED to it (iocoro_ctx_prev_res()):
+ * the program decides, and one that passes errors on ends the coroutine
+ * with -ECANCELED (IOCORO_FINISHED). A step that was due to run and had
+ * not is dropped without running: the coroutine ends IOCORO_FAILED,
+ * -ECANCELED. Call it from the thread that runs the ring: a step running
+ * meanwhile in another thread may queue a request this call does not see.
+ * Returns the number of requests cancelled (at least 1), -ENOENT if @id
+ * has none in flight (it ended already, its end may be in the CQ; or it
+ * was never started), or io_uring_register()'s error.
+ */
+int iocoro_cancel(struct iocoro *co, uint32_t id);
 
 #ifdef __cplusplus
 }

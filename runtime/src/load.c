@@ -8,6 +8,8 @@
  */
 #include <stdbool.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <bpf/libbpf.h>
 
@@ -169,4 +171,60 @@ int iocoro_attach_object(struct iocoro *co, const struct bpf_object *obj)
 		return IOCORO_ERRNO_RESTORE(-EBADF);
 	ret = iocoro_attach(co, fds, n);
 	return IOCORO_ERRNO_RESTORE(ret < 0 ? ret : (int)n);
+}
+
+int iocoro_skel_load(struct iocoro *co, struct bpf_object_skeleton *s,
+		     const struct iocoro_load_opts *opts)
+{
+	IOCORO_ERRNO_SAVE;
+	struct bpf_object *obj;
+	int ret;
+
+	if (!co || !s || !s->obj || !*s->obj)
+		return -EINVAL;
+	obj = *s->obj;
+	ret = prepare(obj, opts);
+	if (ret < 0)
+		return IOCORO_ERRNO_RESTORE(ret);
+	ret = bpf_object__load_skeleton(s);
+	if (ret < 0)
+		return IOCORO_ERRNO_RESTORE(ret);
+	return IOCORO_ERRNO_RESTORE(iocoro_attach_object(co, obj));
+}
+
+int iocoro_map_mmap(const struct bpf_map *map, void **addr, size_t *len)
+{
+	IOCORO_ERRNO_SAVE;
+	size_t elem, size, page;
+	void *p;
+	int fd;
+
+	if (!map || !addr || !len)
+		return -EINVAL;
+	if (bpf_map__type(map) != BPF_MAP_TYPE_ARRAY ||
+	    !(bpf_map__map_flags(map) & BPF_F_MMAPABLE))
+		return -EINVAL;
+	fd = bpf_map__fd(map);
+	if (fd < 0)
+		return IOCORO_ERRNO_RESTORE(-EBADF);
+	/* the kernel's array element: the value rounded up to 8 bytes */
+	elem = ((size_t)bpf_map__value_size(map) + 7) & ~(size_t)7;
+	page = (size_t)sysconf(_SC_PAGESIZE);
+	size = elem * bpf_map__max_entries(map);
+	size = (size + page - 1) & ~(page - 1);
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return IOCORO_ERRNO_RESTORE(-errno);
+	*addr = p;
+	*len = size;
+	return IOCORO_ERRNO_RESTORE(0);
+}
+
+void iocoro_map_munmap(void *addr, size_t len)
+{
+	IOCORO_ERRNO_SAVE;
+
+	if (addr)
+		munmap(addr, len);
+	IOCORO_ERRNO_RESTORE(0);
 }

@@ -31,8 +31,8 @@ pc=$(find "$prefix" -name iocoro.pc)
 lib=$(find "$prefix" -name 'libiocoro.so.0')
 [ -n "$lib" ] || fail "no libiocoro.so.0 installed"
 # only the versioned API is exported
-nm -D --defined-only "$lib" | grep -v ' A ' | grep -v '@@IOCORO_0\.1$' &&
-	fail "symbols outside IOCORO_0.1"
+nm -D --defined-only "$lib" | grep -v ' A ' | grep -vE '@@IOCORO_0\.[12]$' &&
+	fail "symbols outside IOCORO_0.1 and IOCORO_0.2"
 
 export PKG_CONFIG_PATH="$(dirname "$pc")"
 echo "== pkg-config: $(pkg-config --modversion iocoro)"

@@ -114,6 +114,42 @@ void __wrap_io_uring_queue_exit(struct io_uring *ring)
 	fk.table = false;
 }
 
+void fake_inflight(__u64 user_data)
+{
+	if (fk.nr_inflight < FAKE_INFLIGHT_MAX)
+		fk.inflight[fk.nr_inflight++] = user_data;
+}
+
+/*
+ * By user_data only: with IORING_ASYNC_CANCEL_ALL, the number cancelled;
+ * without, 0 or -ENOENT. Each cancelled request posts -ECANCELED.
+ */
+static int fake_sync_cancel(const void *arg, unsigned int nr)
+{
+	const struct io_uring_sync_cancel_reg *reg = arg;
+	unsigned int i = 0;
+	int n = 0;
+
+	fk.nr_sync_cancel++;
+	if (!reg || nr != 1)
+		return -EINVAL;
+	fk.sync_cancel_flags = reg->flags;
+	while (i < fk.nr_inflight) {
+		if (fk.inflight[i] != reg->addr) {
+			i++;
+			continue;
+		}
+		fake_post_cqe(reg->addr, -ECANCELED, 0);
+		fk.inflight[i] = fk.inflight[--fk.nr_inflight];
+		n++;
+		if (!(reg->flags & IORING_ASYNC_CANCEL_ALL))
+			return 0;
+	}
+	if (reg->flags & IORING_ASYNC_CANCEL_ALL)
+		return n;
+	return -ENOENT;
+}
+
 int __wrap_io_uring_register(unsigned int fd, unsigned int op,
 			     const void *arg, unsigned int nr)
 {
@@ -156,6 +192,8 @@ int __wrap_io_uring_register(unsigned int fd, unsigned int op,
 			return -ENXIO;
 		fk.table = false;
 		return 0;
+	case IORING_REGISTER_SYNC_CANCEL:
+		return fake_sync_cancel(arg, nr);
 	case IORING_REGISTER_BPF_BUDGET:
 		if (arg || !nr || nr > IORING_BPF_MAX_BUDGET)
 			return -EINVAL;
@@ -210,6 +248,8 @@ int __wrap_io_uring_wait_cqe_timeout(struct io_uring *ring,
 	(void)ring;
 	fk.nr_wait++;
 	fk.last_ts = ts;
+	if (ts)
+		fk.last_ts_val = *ts;
 	if (fk.wait_err)
 		return fk.wait_err;
 	if (fk.cq_head == fk.cq_tail)

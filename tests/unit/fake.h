@@ -28,6 +28,7 @@ struct bpf_object;
 #define FAKE_CQ_MAX 128
 #define FAKE_MAX_CALLS 32
 #define FAKE_PROG_FD_BASE 100
+#define FAKE_INFLIGHT_MAX 16
 
 struct fake_reg_call {
 	int fd;
@@ -62,6 +63,12 @@ struct fake {
 	/* kernel model */
 	bool table;
 	unsigned int budget;
+	/* requests in flight, by user_data: IORING_REGISTER_SYNC_CANCEL's */
+	__u64 inflight[FAKE_INFLIGHT_MAX];
+	unsigned int nr_inflight;
+	/* sync cancels asked, and the flags of the last one */
+	unsigned int nr_sync_cancel;
+	__u32 sync_cancel_flags;
 
 	/* records */
 	unsigned int nr_setup, nr_init, nr_exit, nr_submit, nr_wait, nr_load;
@@ -70,6 +77,8 @@ struct fake {
 	struct io_uring_params init_params;
 	int last_probe_fd;
 	const struct __kernel_timespec *last_ts;
+	/* what *last_ts held at the call */
+	struct __kernel_timespec last_ts_val;
 	unsigned int nr_reg;
 	struct fake_reg_call reg[FAKE_MAX_CALLS];
 	unsigned int nr_submitted;
@@ -97,6 +106,8 @@ extern struct fake fk;
 void fake_reset(void);
 /* the kernel posts a CQE */
 void fake_post_cqe(__u64 user_data, __s32 res, __u32 flags);
+/* a request with @user_data is in flight (until cancelled) */
+void fake_inflight(__u64 user_data);
 /* CQEs in the fake CQ not yet consumed */
 unsigned int fake_cq_pending(void);
 /* probe ring fds that were opened and not closed */

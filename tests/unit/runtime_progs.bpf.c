@@ -20,6 +20,15 @@ struct {
 	__type(value, struct co_state);
 } states SEC(".maps");
 
+/* for iocoro_map_mmap() (runtime_calls_test.c) */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 16);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct co_state);
+} mmapable SEC(".maps");
+
 SEC("iouring")
 int first(struct io_uring_step_ctx *ctx)
 {

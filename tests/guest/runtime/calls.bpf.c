@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Coroutines of the libiocoro 0.2 calls' guest tests (calls.c), with
+ * their states in a BPF_F_MMAPABLE array that user space maps
+ * (iocoro_map_mmap()):
+ *
+ *   double_it  a NOP, then out = in * 2; ends with in + 1.
+ *   ticker     each step queues an operation of its own that fails (a
+ *              read of fd -1: a CQE user space consumes on its way), then
+ *              waits in a TIMEOUT of st->ts, until that is cancelled: it
+ *              ends with -ECANCELED then.
+ *   sleeper    waits in a TIMEOUT of st->ts; ends with its result when it
+ *              runs again (-ECANCELED when cancelled).
+ */
+#include <iocoro/bpf.h>
+
+#include "calls.h"
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, CL_MAX_COROS);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct cl_state);
+} cl_states SEC(".maps");
+
+IOCORO_COROUTINE(double_it, cl_states, struct cl_state)
+{
+	struct io_uring_sqe sqe;
+
+	st->runs++;
+	if (st->step == CL_NOP) {
+		io_uring_prep_nop(&sqe);
+		return (int)iocoro_then(ctx, &sqe, &st->step, CL_DONE);
+	}
+	st->out = st->in * 2;
+	return iocoro_finish(ctx, (int)st->in + 1);
+}
+
+IOCORO_COROUTINE(ticker, cl_states, struct cl_state)
+{
+	struct io_uring_sqe sqe;
+
+	st->runs++;
+	if (iocoro_ctx_prev_res(ctx) == -ECANCELED)
+		return iocoro_finish(ctx, -ECANCELED);
+	io_uring_prep_read(&sqe, -1, 0, 0, 0);
+	sqe.user_data = iocoro_ud(IOCORO_UD_OP, iocoro_self(ctx),
+				  iocoro_id(ctx));
+	if (bpf_io_uring_queue_sqe(ctx, &sqe, sizeof(sqe)))
+		return iocoro_finish(ctx, -EIO);
+	io_uring_prep_timeout(&sqe, (void *)st->ts, 0, 0);
+	return (int)iocoro_await(ctx, &sqe);
+}
+
+IOCORO_COROUTINE(sleeper, cl_states, struct cl_state)
+{
+	struct io_uring_sqe sqe;
+
+	st->runs++;
+	if (iocoro_ctx_has_prev(ctx))
+		return iocoro_finish(ctx, iocoro_ctx_prev_res(ctx));
+	io_uring_prep_timeout(&sqe, (void *)st->ts, 0, 0);
+	return (int)iocoro_await(ctx, &sqe);
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the unit tests of libiocoro (runtime_test.c, runtime_calls_test.c)
+ * share: the errno check around every call, the fake's reset, a ring on
+ * the fake kernel, and the check of a start SQE.
+ */
+#ifndef IOCORO_TESTS_RT_UNIT_H
+#define IOCORO_TESTS_RT_UNIT_H
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "iocoro.h" /* before liburing.h (through fake.h) */
+#include "fake.h"
+
+#define ERRNO_CANARY 4242
+
+/*
+ * Call into libiocoro: the call must leave errno alone, whatever it
+ * returns (iocoro returns -errno and never sets errno).
+ */
+#define L(expr)                                                         \
+	({                                                              \
+		errno = ERRNO_CANARY;                                   \
+		__typeof__(expr) l_ret_ = (expr);                       \
+		assert_int_equal(errno, ERRNO_CANARY);                  \
+		l_ret_;                                                 \
+	})
+
+static inline int reset(void **state)
+{
+	(void)state;
+	fake_reset();
+	return 0;
+}
+
+/* a ring set up on the fake kernel */
+static inline void ring_up(struct iocoro *co)
+{
+	assert_int_equal(L(iocoro_queue_init(8, co, 0)), 0);
+	fk.nr_reg = 0;
+}
+
+static inline void check_start_sqe(const struct io_uring_sqe *sqe,
+				   unsigned int prog, uint32_t id)
+{
+	struct io_uring_sqe zero;
+
+	assert_int_equal(sqe->opcode, IORING_OP_BPF);
+	assert_int_equal(sqe->off, prog);
+	assert_int_equal(sqe->flags, IOSQE_CQE_SKIP_SUCCESS);
+	assert_true(sqe->user_data == iocoro_ud(IOCORO_UD_STEP, prog, id));
+	/* every field the opcode does not use is zero */
+	memset(&zero, 0, sizeof(zero));
+	assert_int_equal(sqe->fd, 0);
+	assert_int_equal(sqe->addr, 0);
+	assert_int_equal(sqe->len, 0);
+	assert_int_equal(sqe->rw_flags, 0);
+	assert_int_equal(sqe->ioprio, 0);
+	assert_int_equal(sqe->buf_index, 0);
+	assert_int_equal(sqe->personality, 0);
+	assert_int_equal(sqe->splice_fd_in, 0);
+	assert_int_equal(sqe->addr3, 0);
+	assert_int_equal(sqe->__pad2[0], 0);
+}
+
+#endif
