@@ -152,32 +152,20 @@ static double now(void)
 
 /* ---- the engine: one ring, the programs, loaded on first use ---- */
 
-/* map @map of @n values of @size bytes into *@p */
-static int map_mmap(struct bpf_map *map, size_t n, size_t size, void **p,
-		    size_t *len)
-{
-	*len = n * size;
-	*p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		  bpf_map__fd(map), 0);
-	if (*p == MAP_FAILED) {
-		*p = NULL;
-		return -errno;
-	}
-	return 0;
-}
+/* the maps are mmap()ed as arrays of these: values 8-byte aligned */
+_Static_assert(sizeof(struct copychain_file) % 8 == 0, "cc_files stride");
+_Static_assert(sizeof(struct copychain_lane) % 8 == 0, "cc_lanes stride");
 
 static int engine_maps(struct cc_engine *e, const struct cc_opts *o)
 {
 	int ret;
 
-	ret = map_mmap(e->skel->maps.cc_files, o->jobs,
-		       sizeof(struct copychain_file), (void **)&e->files,
-		       &e->files_size);
+	ret = iocoro_map_mmap(e->skel->maps.cc_files, (void **)&e->files,
+			      &e->files_size);
 	if (ret < 0)
 		return ret;
-	ret = map_mmap(e->skel->maps.cc_lanes, (size_t)o->jobs * CC_MAX_DEPTH,
-		       sizeof(struct copychain_lane), (void **)&e->lanes,
-		       &e->lanes_size);
+	ret = iocoro_map_mmap(e->skel->maps.cc_lanes, (void **)&e->lanes,
+			      &e->lanes_size);
 	if (ret < 0)
 		return ret;
 	e->buf_size = (size_t)o->jobs * o->depth * o->chunk;
@@ -237,9 +225,9 @@ static void engine_exit(struct cc_engine *e)
 	if (e->buf)
 		munmap(e->buf, e->buf_size);
 	if (e->files)
-		munmap(e->files, e->files_size);
+		iocoro_map_munmap(e->files, e->files_size);
 	if (e->lanes)
-		munmap(e->lanes, e->lanes_size);
+		iocoro_map_munmap(e->lanes, e->lanes_size);
 	free(e->jobs);
 	copychain_bpf__destroy(e->skel);
 	if (e->have_ring)

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What iocoro's applications (apps/) share about loading their coroutine:
- * a skeleton's object prepared, loaded (the verifier's log printed when it
- * refuses a program), attached as the ring's table, and the program's
- * index found; libbpf kept quiet; a failure told in one line.
+ * iocoro_skel_load() with the verifier's log printed when it refuses a
+ * program, and the program's index; libbpf kept quiet; a failure told in
+ * one line.
  *
  *   libbpf_set_print(iocoro_app_libbpf_quiet);
  *   skel = x_bpf__open();  ... set skel->rodata ...
@@ -51,18 +51,13 @@ static inline int iocoro_app_load(const char *name, struct iocoro *co,
 	};
 	int ret;
 
-	ret = iocoro_object_prepare(obj, &opts);
-	if (ret < 0)
-		return ret;
-	ret = bpf_object__load_skeleton(s);
+	ret = iocoro_skel_load(co, s, &opts);
 	if (ret < 0) {
-		if (ret == -EACCES || ret == -EINVAL || ret == -ENOSPC)
+		if (log[0] && (ret == -EACCES || ret == -EINVAL ||
+			       ret == -ENOSPC))
 			fprintf(stderr, "%s: verifier log:\n%s\n", name, log);
 		return ret;
 	}
-	ret = iocoro_attach_object(co, obj);
-	if (ret < 0)
-		return ret;
 	return iocoro_prog_index(obj, prog);
 }
 
