@@ -142,19 +142,12 @@ static int engine_load(struct cat_engine *e, unsigned int jobs)
 }
 
 /* the state map, mapped: slots are written without a system call */
+_Static_assert(sizeof(struct catchain_state) % 8 == 0, "cat_states stride");
+
 static int engine_map_states(struct cat_engine *e)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	void *p;
-
-	e->states_size = (sizeof(struct catchain_state) * CAT_MAX_JOBS +
-			  (size_t)page - 1) & ~((size_t)page - 1);
-	p = mmap(NULL, e->states_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 bpf_map__fd(e->skel->maps.cat_states), 0);
-	if (p == MAP_FAILED)
-		return -errno;
-	e->states = p;
-	return 0;
+	return iocoro_map_mmap(e->skel->maps.cat_states, (void **)&e->states,
+			       &e->states_size);
 }
 
 /* the slots: an eventfd of CAT_NBUFS - 1 credits and buffers each */
@@ -209,8 +202,7 @@ static void engine_exit(struct cat_engine *e)
 		close(e->slots[i].credit_fd);
 	if (e->mem)
 		munmap(e->mem, e->mem_size);
-	if (e->states)
-		munmap(e->states, e->states_size);
+	iocoro_map_munmap(e->states, e->states_size);
 	catchain_bpf__destroy(e->skel);
 	if (e->have_ring)
 		iocoro_queue_exit(&e->co);

@@ -36,25 +36,20 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	/* 2. the program: typed by iocoro, loaded by the skeleton */
+	/* 2. the program: loaded, and attached as the ring's table */
 	skel = orc_bpf__open();
 	if (!skel) {
 		fprintf(stderr, "orc: cannot open the BPF object\n");
 		goto fail;
 	}
-	ret = iocoro_object_prepare(skel->obj, &opts);
-	if (ret < 0)
-		goto err;
-	ret = orc_bpf__load(skel);
+	ret = iocoro_skel_load(&co, skel->skeleton, &opts);
 	if (ret < 0) {
-		fprintf(stderr, "orc: verifier log:\n%s\n", log);
+		if (log[0])
+			fprintf(stderr, "orc: verifier log:\n%s\n", log);
 		goto err;
 	}
 
-	/* 3. its table on the ring, and its index there */
-	ret = iocoro_attach_object(&co, skel->obj);
-	if (ret < 0)
-		goto err;
+	/* 3. the program's index in the table */
 	prog = iocoro_prog_index(skel->obj, skel->progs.orc);
 
 	/* 4. start coroutine 0 with its state, and wait for its end */

@@ -13,6 +13,7 @@
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, ORCWC_MAX);
+	__uint(map_flags, BPF_F_MMAPABLE);	/* user space maps the states */
 	__type(key, __u32);
 	__type(value, struct orcwc_state);
 } orcwc_states SEC(".maps");

@@ -2,8 +2,9 @@
 /*
  * orcwc FILE...: for each FILE, the lines and bytes of its first 4 KiB,
  * each file opened, read, looked at and closed by its own in-kernel
- * coroutine (orcwc.bpf.c), all of them started with one submit. Walked
- * through in docs/tutorial.md.
+ * coroutine (orcwc.bpf.c), all of them started with one submit, their
+ * states written and read in place (a mapped map). Walked through in
+ * docs/tutorial.md.
  */
 #include <iocoro.h>
 
@@ -19,6 +20,8 @@ struct orcwc {
 	int have_ring;
 	struct orcwc_bpf *skel;
 	int prog;
+	struct orcwc_state *st;	/* orcwc_states, mmap()ed: st[id] */
+	size_t st_len;
 };
 
 static int setup(struct orcwc *w)
@@ -32,64 +35,56 @@ static int setup(struct orcwc *w)
 	w->skel = orcwc_bpf__open();
 	if (!w->skel)
 		return -ENOMEM;
-	ret = iocoro_object_prepare(w->skel->obj, NULL);
-	if (ret < 0)
-		return ret;
-	ret = orcwc_bpf__load(w->skel);
-	if (ret < 0)
-		return ret;
-	ret = iocoro_attach_object(&w->co, w->skel->obj);
+	ret = iocoro_skel_load(&w->co, w->skel->skeleton, NULL);
 	if (ret < 0)
 		return ret;
 	w->prog = iocoro_prog_index(w->skel->obj, w->skel->progs.orcwc);
-	return w->prog < 0 ? w->prog : 0;
+	if (w->prog < 0)
+		return w->prog;
+	return iocoro_map_mmap(w->skel->maps.orcwc_states, (void **)&w->st,
+			       &w->st_len);
 }
 
-/* one coroutine per file, queued, then one io_uring_submit() for all */
+/* one coroutine per file, its state written in place, one submit */
 static int start_all(struct orcwc *w, char **files, int n, char *bufs)
 {
-	struct io_uring_sqe *sqe;
+	uint32_t ids[ORCWC_MAX];
 	int i, ret;
 
 	for (i = 0; i < n; i++) {
-		struct orcwc_state st = {
+		w->st[i] = (struct orcwc_state){
 			.step = ORCWC_OPEN,
 			.path = (uintptr_t)files[i],
 			.buf = (uintptr_t)(bufs + (size_t)i * ORCWC_BUF),
 		};
-		__u32 id = (__u32)i;
-
-		ret = bpf_map__update_elem(w->skel->maps.orcwc_states, &id,
-					   sizeof(id), &st, sizeof(st), 0);
-		if (ret < 0)
-			return ret;
-		sqe = io_uring_get_sqe(&w->co.ring);
-		if (!sqe)
-			return -EBUSY;
-		iocoro_prep_start(sqe, (unsigned int)w->prog, id);
+		ids[i] = (uint32_t)i;
 	}
-	ret = io_uring_submit(&w->co.ring);
-	return ret < 0 ? ret : 0;
+	ret = iocoro_start_many(&w->co, (unsigned int)w->prog, ids,
+				(unsigned int)n);
+	if (ret < 0)
+		return ret;
+	return ret == n ? 0 : -EBUSY;
 }
 
-/* wait for every coroutine's end; *res[id] is its result */
+/* wait for every coroutine's end; res[id] is its result */
 static int wait_all(struct orcwc *w, int n, int *res)
 {
-	struct iocoro_done done;
+	struct iocoro_done done[ORCWC_MAX];
 	int i, ret;
 
-	for (i = 0; i < n; i++) {
-		ret = iocoro_wait(&w->co, &done, NULL);
+	while (n > 0) {
+		ret = iocoro_wait_many(&w->co, done, ORCWC_MAX, NULL);
 		if (ret < 0)
 			return ret;
-		res[done.id] = done.res;
+		for (i = 0; i < ret; i++)
+			res[done[i].id] = done[i].res;
+		n -= ret;
 	}
 	return 0;
 }
 
 static int report(struct orcwc *w, char **files, int n, const int *res)
 {
-	struct orcwc_state st;
 	int i, bad = 0;
 
 	for (i = 0; i < n; i++) {
@@ -99,10 +94,8 @@ static int report(struct orcwc *w, char **files, int n, const int *res)
 			bad = 1;
 			continue;
 		}
-		if (iocoro_state_read(w->skel->maps.orcwc_states, (uint32_t)i,
-				      &st, sizeof(st)) < 0)
-			return 1;
-		printf("%u %d %s\n", st.lines, res[i], files[i]);
+		/* what the coroutine left in its state, read in place */
+		printf("%u %d %s\n", w->st[i].lines, res[i], files[i]);
 	}
 	return bad;
 }
@@ -139,6 +132,7 @@ int main(int argc, char **argv)
 err:
 	fprintf(stderr, "orcwc: %s\n", iocoro_strerror(ret));
 out:
+	iocoro_map_munmap(w.st, w.st_len);
 	orcwc_bpf__destroy(w.skel);
 	if (w.have_ring)
 		iocoro_queue_exit(&w.co);
