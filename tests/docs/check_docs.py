@@ -8,13 +8,27 @@
    runtime/libiocoro.map, each static inline function and function-like
    macro of runtime/include/iocoro.h and bpf-lib/include/iocoro/*.h has a
    heading "### `name`" (or is listed in one, "### `a`, `b`").
+3. runtime/man/ has a man page for each function iocoro.h declares (those
+   of libiocoro.map and the static inline ones), and none for anything
+   else: `<name>.3`, either the page (.TH <name> 3) or a liburing-style
+   link to the page that documents it with others (".so man3/<page>.3").
+   A page has NAME, SYNOPSIS, DESCRIPTION, RETURN VALUE and SEE ALSO; its
+   NAME lists the functions it documents (the others' files link to it);
+   its SYNOPSIS has #include <iocoro.h> and, for each, the header's
+   prototype (compared with whitespace normalised). A reference
+   "iocoro_x(3)" in any page has its page, iocoro.7 names every function,
+   and groff -man -Tutf8 -ww (or man -l --warnings) renders every page,
+   links through man3/, without a warning.
 
 Usage: check_docs.py <source dir>
 """
 import glob
 import os
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 
 root = sys.argv[1]
 errors = []
@@ -76,8 +90,242 @@ missing = sorted(public - documented)
 for name in missing:
     errors.append("reference.md: no '### `%s`' heading" % name)
 
+# ---- 3. man pages
+MAN = "runtime/man"
+
+
+def c_decls(text):
+    """The functions a C header declares at file scope: name -> prototype
+    ("static inline " kept, ";" at the end). Comments and preprocessor
+    lines are dropped first; arguments hold no parentheses here."""
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", "", text)
+    text = re.sub(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", "", text, flags=re.M)
+    decls = {}
+    for m in re.finditer(r"^((?:static inline\s+)?[A-Za-z_][\w \t*]*?)\b"
+                         r"([A-Za-z_]\w*)\s*\(([^()]*)\)\s*[;{]", text, re.M):
+        decls[m.group(2)] = "%s%s(%s);" % (m.group(1), m.group(2), m.group(3))
+    return decls
+
+
+def normalise(proto):
+    """whitespace-normalised: runs collapsed, none next to punctuation"""
+    proto = re.sub(r"\s+", " ", proto.strip())
+    return re.sub(r" ?([(),;*\[\]]) ?", r"\1", proto)
+
+
+def troff_args(rest):
+    """a macro line's arguments: words, or "quoted" ("" is a quote)"""
+    args, i = [], 0
+    while i < len(rest):
+        if rest[i] in " \t":
+            i += 1
+        elif rest[i] == '"':
+            j, arg = i + 1, ""
+            while j < len(rest):
+                if rest[j] == '"':
+                    if rest[j + 1:j + 2] == '"':
+                        arg += '"'
+                        j += 2
+                        continue
+                    break
+                arg += rest[j]
+                j += 1
+            args.append(arg)
+            i = j + 1
+        else:
+            j = i
+            while j < len(rest) and rest[j] not in " \t":
+                j += 1
+            args.append(rest[i:j])
+            i = j
+    return args
+
+
+def unescape(text):
+    text = re.sub(r"\\f(?:\[[^]]*\]|\(..|.)", "", text)
+    text = text.replace("\\-", "-").replace("\\&", "").replace("\\e", "\\")
+    return re.sub(r"\\\((..)", lambda m: {"bu": "*", "em": "--"}.get(m.group(1), "?"), text)
+
+
+def troff_text(line):
+    """the text of one line of a man page (None for a request without text)"""
+    if line.startswith(".\\\"") or line.startswith("'\\\""):
+        return None
+    if not line.startswith("."):
+        return unescape(line)
+    macro, _, rest = line[1:].partition(" ")
+    args = troff_args(rest)
+    if macro in ("B", "I", "SM", "SB"):
+        return unescape(" ".join(args))
+    if macro in ("BI", "IB", "BR", "RB", "IR", "RI"):
+        return unescape("".join(args))
+    return None
+
+
+def man_sections(lines):
+    """section name -> its text lines"""
+    secs, cur = {}, None
+    for line in lines:
+        if line.startswith(".SH "):
+            cur = " ".join(troff_args(line[4:]))
+            secs[cur] = []
+        elif cur is not None:
+            t = troff_text(line)
+            if t is not None:
+                secs[cur].append(t)
+    return secs
+
+
+hdecls = c_decls(read("runtime/include/iocoro.h"))
+exported = set()
+for line in read("runtime/libiocoro.map").split("\n"):
+    m = re.match(r"\s+(iocoro_[a-z_0-9]+);", line)
+    if m:
+        exported.add(m.group(1))
+for name in sorted(exported - set(hdecls)):
+    errors.append("iocoro.h: no declaration of %s (exported by libiocoro.map)" % name)
+for name, proto in sorted(hdecls.items()):
+    if not proto.startswith("static inline") and name not in exported:
+        errors.append("iocoro.h: %s is declared but not in libiocoro.map" % name)
+functions = set(hdecls)
+
+mandir = os.path.join(root, MAN)
+pages = {}      # file name -> (section, lines)
+for path in sorted(glob.glob(os.path.join(mandir, "*.[0-9]"))):
+    with open(path, encoding="utf-8") as f:
+        pages[os.path.basename(path)] = f.read().split("\n")
+
+links = {}      # name.3 -> page.3 it links to
+documents = {}  # page.3 -> the names of its NAME section
+for fname, lines in sorted(pages.items()):
+    stem, sec = fname.rsplit(".", 1)
+    where = "%s/%s" % (MAN, fname)
+    body = [l for l in lines if l.strip() and not l.startswith('.\\"')]
+    if len(body) == 1 and body[0].startswith(".so "):
+        m = re.match(r"\.so man%s/([\w.]+\.%s)$" % (sec, sec), body[0])
+        if not m:
+            errors.append("%s: the link is not '.so man%s/<page>.%s'" % (where, sec, sec))
+        else:
+            links[fname] = m.group(1)
+        if sec == "3" and stem not in functions:
+            errors.append("%s: iocoro.h declares no function %s" % (where, stem))
+        continue
+    if sec == "7":
+        if stem != "iocoro":
+            errors.append("%s: only iocoro.7 is expected in section 7" % where)
+        required = ["NAME", "DESCRIPTION", "SEE ALSO"]
+    elif sec == "3":
+        if stem not in functions:
+            errors.append("%s: iocoro.h declares no function %s" % (where, stem))
+        required = ["NAME", "SYNOPSIS", "DESCRIPTION", "RETURN VALUE", "SEE ALSO"]
+    else:
+        errors.append("%s: a man page of section %s" % (where, sec))
+        continue
+    th = [troff_args(l[4:]) for l in lines if l.startswith(".TH ")]
+    if len(th) != 1 or th[0][:2] != [stem, sec]:
+        errors.append("%s: no '.TH %s %s ...'" % (where, stem, sec))
+    secs = man_sections(lines)
+    for s in required:
+        if s not in secs:
+            errors.append("%s: no section %s" % (where, s))
+    if sec != "3" or "NAME" not in secs or "SYNOPSIS" not in secs:
+        continue
+    name_line = " ".join(secs["NAME"])
+    m = re.match(r"\s*([\w, ]+?)\s+-\s+\S", name_line)
+    if not m:
+        errors.append("%s: NAME is not 'name[, name...] \\- what it does'" % where)
+        continue
+    names = [n.strip() for n in m.group(1).split(",")]
+    documents[fname] = names
+    if stem not in names:
+        errors.append("%s: NAME does not list %s" % (where, stem))
+    for n in names:
+        if n not in functions:
+            errors.append("%s: NAME lists %s, which iocoro.h does not declare" % (where, n))
+    syn = [l for l in secs["SYNOPSIS"] if l.strip()]
+    if "#include <iocoro.h>" not in [l.strip() for l in syn]:
+        errors.append("%s: SYNOPSIS has no '#include <iocoro.h>'" % where)
+    protos = {}
+    text = " ".join(l for l in syn if not l.strip().startswith("#include"))
+    for proto in [p.strip() + ";" for p in text.split(";") if p.strip()]:
+        pm = re.search(r"(\w+)\s*\(", proto)
+        if not pm:
+            errors.append("%s: SYNOPSIS: not a prototype: %s" % (where, proto))
+            continue
+        protos[pm.group(1)] = proto
+    for n, proto in sorted(protos.items()):
+        if n not in hdecls:
+            errors.append("%s: SYNOPSIS declares %s, which iocoro.h does not" % (where, n))
+        elif normalise(proto) != normalise(hdecls[n]):
+            errors.append("%s: SYNOPSIS of %s differs from iocoro.h:\n    page:     %s\n"
+                          "    iocoro.h: %s" % (where, n, " ".join(proto.split()),
+                                             " ".join(hdecls[n].split())))
+    if sorted(protos) != sorted(names):
+        errors.append("%s: SYNOPSIS declares %s, NAME lists %s"
+                      % (where, ", ".join(sorted(protos)), ", ".join(sorted(names))))
+
+for fname, target in sorted(links.items()):
+    stem = fname.rsplit(".", 1)[0]
+    if target not in documents:
+        errors.append("%s/%s: links to %s, which is not a page of %s" % (MAN, fname, target, MAN))
+    elif stem not in documents[target]:
+        errors.append("%s/%s: links to %s, whose NAME does not list %s" % (MAN, fname, target, stem))
+for page, names in sorted(documents.items()):
+    for n in names:
+        if n + ".3" != page and links.get(n + ".3") != page:
+            errors.append("%s/%s: documents %s, but %s.3 is not a link to it" % (MAN, page, n, n))
+for name in sorted(functions):
+    if name + ".3" not in pages:
+        errors.append("%s: no man page %s.3 for %s() of iocoro.h" % (MAN, name, name))
+
+# cross references, and the overview's list
+for fname, lines in sorted(pages.items()):
+    text = " ".join(t for t in map(troff_text, lines) if t)
+    for ref, sec in sorted(set(re.findall(r"\b(iocoro\w*)\s*\((\d)\)", text))):
+        if "%s.%s" % (ref, sec) not in pages:
+            errors.append("%s/%s: refers to %s(%s), which has no page" % (MAN, fname, ref, sec))
+    if fname == "iocoro.7":
+        for name in sorted(functions - set(re.findall(r"\b(iocoro_\w+)\s*\(3\)", text))):
+            errors.append("%s/iocoro.7: does not name %s(3)" % (MAN, name))
+if "iocoro.7" not in pages:
+    errors.append("%s: no iocoro.7" % MAN)
+
+
+def render(tool, man_root, page):
+    """warnings (and errors) of formatting man_root/page, '' if none"""
+    if tool.endswith("groff"):
+        cmd = [tool, "-man", "-Tutf8", "-ww", "-z", page]
+        env = None
+    else:
+        cmd = [tool, "--warnings=w", "-l", page]
+        env = dict(os.environ, MANWIDTH="80", MANPAGER="cat", PAGER="cat")
+    r = subprocess.run(cmd, cwd=man_root, env=env, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, timeout=30)
+    out = r.stderr.strip()
+    if r.returncode and not out:
+        out = "%s exited %d" % (os.path.basename(tool), r.returncode)
+    return out
+
+
+tool = shutil.which("groff") or shutil.which("man")
+if not tool:
+    errors.append("%s: neither groff nor man to render the pages with" % MAN)
+elif pages:
+    # the layout of an install, for the .so links
+    with tempfile.TemporaryDirectory() as tmp:
+        for sec in sorted({f.rsplit(".", 1)[1] for f in pages}):
+            os.symlink(mandir, os.path.join(tmp, "man" + sec))
+        for fname in sorted(pages):
+            page = "man%s/%s" % (fname.rsplit(".", 1)[1], fname)
+            out = render(tool, tmp, page)
+            if out:
+                errors.append("%s/%s: %s -ww: %s" % (MAN, fname, os.path.basename(tool), out))
+
 for e in errors:
     print("check_docs: " + e)
-print("check_docs: %d tutorial blocks, %d public names checked, %d problems"
-      % (nblocks, len(public), len(errors)))
+print("check_docs: %d tutorial blocks, %d public names checked, %d man pages "
+      "(%d functions) checked, %d problems"
+      % (nblocks, len(public), len(pages), len(functions), len(errors)))
 sys.exit(1 if errors else 0)

@@ -28,6 +28,22 @@ for f in include/iocoro.h include/iocoro/bpf.h include/iocoro/user_data.h \
 done
 pc=$(find "$prefix" -name iocoro.pc)
 [ -n "$pc" ] || fail "no iocoro.pc installed"
+# the man pages: every page of runtime/man, in <mandir>/man3 and man7
+man3=$(find "$prefix" -path '*/man3/iocoro_wait.3')
+[ -n "$man3" ] || fail "no man page iocoro_wait.3 installed"
+mandir=$(dirname "$(dirname "$man3")")
+for f in "$src"/runtime/man/*.[37]; do
+	sec=${f##*.}
+	cmp -s "$f" "$mandir/man$sec/${f##*/}" ||
+		fail "man page not installed: man$sec/${f##*/}"
+done
+if command -v man >/dev/null; then
+	# a page that is a link (.so) to another, found the way man finds it
+	MANPAGER=cat MANWIDTH=80 man -M "$mandir" 3 iocoro_queue_init_params \
+		2>&1 | grep -q 'iocoro_queue_init_params(unsigned int' ||
+		fail "man -M $mandir iocoro_queue_init_params does not show its page"
+	echo "== man pages: $(ls "$mandir/man3" | wc -l) in man3, man iocoro_queue_init_params ok"
+fi
 lib=$(find "$prefix" -name 'libiocoro.so.0')
 [ -n "$lib" ] || fail "no libiocoro.so.0 installed"
 # only the versioned API is exported
