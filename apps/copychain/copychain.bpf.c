@@ -107,7 +107,7 @@ static __always_inline long cc_join(struct io_uring_step_ctx *ctx,
 {
 	l->joined = 1;
 	if (__sync_fetch_and_add(&f->active, -1) != 1)
-		return 0;	/* others still run: end silently */
+		return iocoro_leave(ctx);	/* others still run */
 	return cc_wrapup(ctx, f);
 }
 

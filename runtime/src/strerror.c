@@ -55,8 +55,13 @@ const char *iocoro_strerror(int err)
 	case ETIME:
 		return "Timer expired (iocoro: no coroutine ended in time)";
 	case ECANCELED:
-		return "Operation canceled (iocoro: the coroutine's task was "
-		       "killed or its ring is going away)";
+		return "Operation canceled (iocoro: iocoro_cancel(), or the "
+		       "coroutine's task was killed or its ring is going away)";
+	case EPROTO:
+		return "Protocol error (iocoro: built with IOCORO_DEBUG, a step "
+		       "returned >= 0 without awaiting, spawning, finishing or "
+		       "iocoro_leave(): without the check the coroutine would "
+		       "have ended with no CQE)";
 	case E2BIG:
 		return "Argument list too long (iocoro: more programs than a "
 		       "table holds, IOCORO_MAX_PROGS, or a key out of the map)";

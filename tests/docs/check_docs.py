@@ -80,10 +80,12 @@ headers = ["runtime/include/iocoro.h"] + sorted(
     os.path.relpath(p, root) for p in glob.glob(os.path.join(root, "bpf-lib/include/iocoro/*.h")))
 for h in headers:
     text = read(h)
-    public.update(re.findall(r"^(?:static inline|IOCORO_INLINE)[^(]*?\b([a-z_][a-z0-9_]*)\(", text, re.M))
+    # internal names have a double underscore (iocoro__x, IOCORO__X)
+    public.update(n for n in re.findall(r"^(?:static inline|IOCORO_INLINE)[^(]*?\b([a-z_][a-z0-9_]*)\(", text, re.M)
+                  if "__" not in n)
     # function-like macros, except include guards and internal ones (trailing _)
     for name in re.findall(r"^#define ([A-Za-z_][A-Za-z0-9_]*)\(", text, re.M):
-        if not name.endswith("_"):
+        if not name.endswith("_") and "__" not in name:
             public.add(name)
 
 missing = sorted(public - documented)

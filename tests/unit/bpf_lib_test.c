@@ -572,6 +572,58 @@ static void test_coroutine_no_state(void **state)
 	assert_true(bm.post_user_data == iocoro_ud(IOCORO_UD_END, 0, 99));
 }
 
+/* IOCORO_DEBUG: a step that acted passes; one that ended silently fails */
+static int run_dbg(enum dbg_mode mode, long queue_ret)
+{
+	struct dbg_state st = { .mode = mode };
+	struct io_uring_step_ctx ctx = {
+		.user_data = iocoro_ud(IOCORO_UD_STEP, 0, 2),
+	};
+
+	memset(&bm, 0, sizeof(bm));
+	bm.lookup_value = &st;
+	bm.queue_ret[0] = queue_ret;
+	return dbg_coro(&ctx);
+}
+
+static void test_debug_catches_a_silent_end(void **state)
+{
+	(void)state;
+	assert_int_equal(run_dbg(DBG_VANISH, 0), -EPROTO);
+	assert_int_equal(run_dbg(DBG_AWAIT_FAILED, -EBUSY), -EPROTO);
+	/* the await that failed queued nothing */
+	assert_int_equal(bm.nr_queued, 1);
+}
+
+static void test_debug_lets_acting_steps_be(void **state)
+{
+	(void)state;
+	assert_int_equal(run_dbg(DBG_AWAIT, 0), 0);
+	assert_int_equal(bm.acts, 1);
+	assert_int_equal(run_dbg(DBG_FINISH, 0), 7);
+	assert_int_equal(bm.nr_posted, 1);
+	assert_int_equal(run_dbg(DBG_LEAVE, 0), 0);
+	assert_int_equal(run_dbg(DBG_SPAWN, 0), 0);
+	assert_int_equal(run_dbg(DBG_RAW_ACTED, 0), 0);
+	/* an error is the step's own: passed on as it is */
+	assert_int_equal(run_dbg(DBG_ERROR, 0), -EIO);
+	/* a failed await whose error the step returns: that error */
+	assert_int_equal(run_dbg(DBG_AWAIT, -ELOOP), -ELOOP);
+}
+
+static void test_debug_off_costs_nothing(void **state)
+{
+	struct side_state st = { 0 };
+	struct io_uring_step_ctx ctx = { 0 };
+
+	(void)state;
+	/* without IOCORO_DEBUG: the state's lookup, and no other */
+	bm.lookup_value = &st;
+	assert_int_equal(side_coro(&ctx), 0);
+	assert_int_equal(bm.nr_lookups, 1);
+	assert_int_equal(bm.acts, 0);
+}
+
 #define T(f) cmocka_unit_test_setup(f, reset)
 
 int main(void)
@@ -617,6 +669,9 @@ int main(void)
 		T(test_finish),
 		T(test_coroutine_steps),
 		T(test_coroutine_no_state),
+		T(test_debug_catches_a_silent_end),
+		T(test_debug_lets_acting_steps_be),
+		T(test_debug_off_costs_nothing),
 	};
 
 	return cmocka_run_group_tests_name("bpf_lib", tests, NULL, NULL);

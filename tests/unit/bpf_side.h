@@ -25,6 +25,8 @@ struct bpf_mock {
 	unsigned int nr_lookups;
 	__u32 lookup_key;
 	void *lookup_value;
+	/* IOCORO_DEBUG's per-CPU count of actions (bpf_side_debug.c) */
+	__u64 acts;
 };
 
 extern struct bpf_mock bm;
@@ -109,5 +111,28 @@ struct side_state {
 	__u32 runs;
 };
 int side_coro(struct io_uring_step_ctx *ctx);
+
+/*
+ * bpf_side_debug.c, built with IOCORO_DEBUG: a coroutine whose step does
+ * what its state's mode says (enum dbg_mode), through IOCORO_COROUTINE
+ * and its debug check.
+ */
+enum dbg_mode {
+	DBG_VANISH,		/* return 0, nothing queued */
+	DBG_AWAIT,		/* await a NOP */
+	DBG_AWAIT_FAILED,	/* the await fails, the step returns 0 anyway */
+	DBG_FINISH,		/* iocoro_finish(ctx, 7) */
+	DBG_LEAVE,		/* iocoro_leave() */
+	DBG_SPAWN,		/* iocoro_spawn() of another coroutine */
+	DBG_ERROR,		/* return -EIO */
+	DBG_RAW_ACTED,		/* queue with the raw helper, iocoro_acted() */
+};
+
+struct dbg_state {
+	__u32 mode;
+	__u32 runs;
+};
+
+int dbg_coro(struct io_uring_step_ctx *ctx);
 
 #endif

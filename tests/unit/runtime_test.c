@@ -236,6 +236,9 @@ static void test_strerror_iocoro_meanings(void **state)
 	assert_non_null(strstr(L(iocoro_strerror(-EPERM)), "CAP_BPF"));
 	assert_non_null(strstr(L(iocoro_strerror(-EACCES)), "verifier"));
 	assert_non_null(strstr(L(iocoro_strerror(-ENOMSG)), "CQE"));
+	assert_non_null(strstr(L(iocoro_strerror(-EPROTO)), "IOCORO_DEBUG"));
+	assert_non_null(strstr(L(iocoro_strerror(-ECANCELED)),
+			       "iocoro_cancel"));
 	assert_string_equal(L(iocoro_strerror(0)), "Success");
 	/* everything else: the C library's description */
 	assert_string_equal(L(iocoro_strerror(-EIO)), "Input/output error");
@@ -246,7 +249,7 @@ static void test_strerror_distinct(void **state)
 {
 	static const int errs[] = { EOPNOTSUPP, ELOOP, ENXIO, EBADF, EBUSY,
 		EPERM, EINVAL, EACCES, ENOSPC, ENOMSG, ETIME,
-		ECANCELED, E2BIG };
+		ECANCELED, E2BIG, EPROTO };
 	size_t i, j, n = sizeof(errs) / sizeof(errs[0]);
 
 	(void)state;

@@ -49,6 +49,15 @@
  * budget is spent, -ECANCELED when the task or the ring goes away or the
  * step is cancelled, -EBADF when the program is no longer attached).
  *
+ * A step that returns >= 0 without awaiting, spawning or finishing ends
+ * its coroutine with no CQE at all: user space waits for an end that never
+ * comes. Built with IOCORO_DEBUG defined (before including <iocoro/bpf.h>),
+ * the IOCORO_COROUTINE() wrapper catches it: such a step fails with
+ * -EPROTO, which ends the coroutine IOCORO_FAILED, -EPROTO, with the
+ * step's program index. A coroutine that ends without a CQE on purpose (a
+ * lane whose parent reports the work) says so with iocoro_leave(); a step
+ * that queues with the raw helpers calls iocoro_acted() after them.
+ *
  * Everything here is always inlined and loop-free: the verifier sees one
  * straight function per program. Include <iocoro/bpf.h> rather than this
  * file.
@@ -64,6 +73,49 @@
 #include <iocoro/bpf_prep.h>
 #include <iocoro/bpf_ctx.h>
 #include <iocoro/user_data.h>
+
+#ifdef IOCORO_DEBUG
+/* per CPU: steps' actions (awaits, spawns, finishes, leaves) so far */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} iocoro__acts SEC(".maps");
+
+IOCORO_INLINE __u64 iocoro__acts_now(void)
+{
+	__u32 k = 0;
+	__u64 *n = bpf_map_lookup_elem(&iocoro__acts, &k);
+
+	return n ? *n : 0;
+}
+
+/* say that this step acted: it queued its coroutine's next request */
+IOCORO_INLINE void iocoro_acted(void)
+{
+	__u32 k = 0;
+	__u64 *n = bpf_map_lookup_elem(&iocoro__acts, &k);
+
+	if (n)
+		(*n)++;
+}
+
+/*
+ * A step that acted made the count move (never back: another run
+ * interleaved on this CPU can only hide a missing action, never invent
+ * one); one that did not and returned >= 0 ends its coroutine silently.
+ */
+#define IOCORO__DEBUG_BEGIN __u64 iocoro__a0 = iocoro__acts_now()
+#define IOCORO__DEBUG_END(ret)                                              \
+	((ret) >= 0 && iocoro__acts_now() == iocoro__a0 ? -EPROTO : (ret))
+#else
+IOCORO_INLINE void iocoro_acted(void)
+{
+}
+#define IOCORO__DEBUG_BEGIN do { } while (0)
+#define IOCORO__DEBUG_END(ret) (ret)
+#endif
 
 /* the id of the coroutine this step belongs to */
 IOCORO_INLINE __u32 iocoro_id(const struct io_uring_step_ctx *ctx)
@@ -99,10 +151,15 @@ IOCORO_INLINE long iocoro_spawn(struct io_uring_step_ctx *ctx, __u32 prog,
 {
 	struct io_uring_sqe step;
 
+	long ret;
+
 	iocoro_prep_bpf(&step, prog);
 	step.user_data = iocoro_ud(IOCORO_UD_STEP, prog, id);
 	step.flags = IOSQE_CQE_SKIP_SUCCESS;
-	return bpf_io_uring_queue_sqe(ctx, &step, sizeof(step));
+	ret = bpf_io_uring_queue_sqe(ctx, &step, sizeof(step));
+	if (!ret)
+		iocoro_acted();
+	return ret;
 }
 
 /* iocoro_spawn() of this coroutine: its next step runs program @prog */
@@ -129,9 +186,14 @@ IOCORO_INLINE long iocoro_await_as(struct io_uring_step_ctx *ctx,
 				   struct io_uring_sqe *sqe, __u32 prog,
 				   __u32 id)
 {
+	long ret;
+
 	sqe->user_data = iocoro_ud(IOCORO_UD_STEP, prog, id);
 	sqe->flags |= IOSQE_CQE_SKIP_SUCCESS;
-	return bpf_io_uring_queue_sqe_cont(ctx, sqe, sizeof(*sqe), prog);
+	ret = bpf_io_uring_queue_sqe_cont(ctx, sqe, sizeof(*sqe), prog);
+	if (!ret)
+		iocoro_acted();
+	return ret;
 }
 
 /* iocoro_await_as() of this coroutine, continued by program @prog */
@@ -172,7 +234,22 @@ IOCORO_INLINE int iocoro_finish(struct io_uring_step_ctx *ctx, __s32 res)
 {
 	bpf_io_uring_post_result(ctx,
 		iocoro_ud(IOCORO_UD_END, iocoro_self(ctx), iocoro_id(ctx)));
+	iocoro_acted();
 	return res;
+}
+
+/*
+ * End the coroutine without an end CQE, on purpose: for a coroutine whose
+ * work another one reports (copychain's lanes; the last lane to leave
+ * ends the file's coroutine). Without IOCORO_DEBUG it is `return 0`; with
+ * it, it keeps the debug check from taking the silent end for a bug.
+ * Returns 0, for: return iocoro_leave(ctx);
+ */
+IOCORO_INLINE int iocoro_leave(struct io_uring_step_ctx *ctx)
+{
+	(void)ctx;
+	iocoro_acted();
+	return 0;
 }
 
 /*
@@ -189,10 +266,13 @@ IOCORO_INLINE int iocoro_finish(struct io_uring_step_ctx *ctx, __s32 res)
 	SEC(sec) int name(struct io_uring_step_ctx *ctx)                     \
 	{                                                                   \
 		type *st = iocoro_state(&(map), ctx);                       \
+		int iocoro__ret;                                            \
+		IOCORO__DEBUG_BEGIN;                                        \
                                                                             \
 		if (!st)                                                    \
 			return iocoro_finish(ctx, -ENOENT);                 \
-		return name##_step(ctx, st);                                \
+		iocoro__ret = name##_step(ctx, st);                         \
+		return IOCORO__DEBUG_END(iocoro__ret);                      \
 	}                                                                   \
 	static inline __attribute__((always_inline)) int                    \
 	name##_step(struct io_uring_step_ctx *ctx, type *st)
