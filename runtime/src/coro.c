@@ -140,6 +140,17 @@ static int wait_one(struct iocoro *co, struct iocoro_done *done,
 	}
 	for (;;) {
 		ret = io_uring_wait_cqe_timeout(&co->ring, &cqe, tsp);
+		/*
+		 * -ETIME before the deadline: the kernel's wait ended without
+		 * a CQE, as it does when an IORING_OP_TIMEOUT fires (one that
+		 * carries a coroutine's next step posts none), and liburing
+		 * calls that a timeout. Wait for what is left.
+		 */
+		if (ret == -ETIME && tsp) {
+			time_left(deadline, tsp);
+			if (tsp->tv_sec || tsp->tv_nsec)
+				continue;
+		}
 		if (ret < 0)
 			return ret;
 		ret = take_cqe(co, cqe, done);
