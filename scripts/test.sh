@@ -28,6 +28,8 @@
 #                           guest's 2 CPUs; tests that time things are
 #                           RUN_SERIAL); a splat's verdict then names every
 #                           test running when it happened
+#   IOCORO_GUEST=always     run the guest tests even if they passed before
+#                           on the same kernel with the same binaries
 #   IOCORO_SELFTEST=always  run the harness self-test and the docs' blocks
 #                           even if they passed before for the same inputs
 #   IOCORO_REGRESS=always   run the regression stage's guests even if their
@@ -61,15 +63,54 @@ do_kernel() {
 
 do_initramfs() {
 	rm -f "$img"
+	if guest_cached; then
+		echo "initramfs: not needed, the guest tests passed before with these inputs"
+		return 0
+	fi
 	initramfs/build-initramfs.sh "$build" "$img"
 }
 
+# Everything the guest stage runs: the kernel, the build tree the image
+# carries (its binaries, scripts and test lists; not CMake's own files,
+# nor ctest's records), the guest harness and this script. A build from the
+# same sources at the same path gives the same key.
+guest_key() {
+	{
+		cat "$(kernel_obj)/arch/x86/boot/bzImage" initramfs/*.sh \
+			initramfs/dracut/*/* scripts/test.sh
+		echo "${IOCORO_GUEST_JOBS:-2}"
+		(cd "$build" && find . -type f ! -path './Testing/*' \
+			! -path '*/CMakeFiles/*' ! -name CMakeCache.txt \
+			! -name '*.img' -print0 | LC_ALL=C sort -z |
+			xargs -0 sha256sum)
+	} | sha256sum | cut -c1-16
+}
+
+# The guest tests. A pass is remembered, like the self-test's, for the same
+# inputs (guest_key): running them again on the same kernel and binaries
+# proves nothing new. IOCORO_GUEST=always runs them regardless.
+guest_stamp() {
+	echo "${IOCORO_CACHE:-/var/cache/iocoro}/guest-$(guest_key).passed"
+}
+
+guest_cached() {
+	[ -f "$(guest_stamp)" ] && [ "${IOCORO_GUEST:-}" != always ]
+}
+
 do_guest() {
+	local stamp
+	stamp=$(guest_stamp)
+	if guest_cached; then
+		echo "guest: passed before with these inputs, see $stamp"
+		tail -n 5 "$stamp"
+		return 0
+	fi
 	initramfs/run-guest.sh --kernel "$(kernel_obj)/arch/x86/boot/bzImage" \
 		--initrd "$img" --timeout "${IOCORO_GUEST_TIMEOUT:-1200}" \
 		--log-dir "$run/guest-logs" --quiet -- \
 		ctest --test-dir "$build" -L guest -j "${IOCORO_GUEST_JOBS:-2}" \
-		--no-tests=error --output-on-failure
+		--no-tests=error --output-on-failure || return
+	cp "$run/guest-logs/output.log" "$stamp"
 }
 
 # The harness self-test proves what the harness does with a given kernel:
