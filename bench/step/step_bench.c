@@ -30,6 +30,7 @@
  *
  * Usage: step_bench [--rounds R] [--steps N] [--coroutines M]
  *                   [--link-batch B] [--csv FILE] [--tsc-khz KHZ]
+ *                   [--settle-ms T]
  *        step_bench --measure-tsc
  *
  * Time: each chain is timed with rdtsc (CLOCK_MONOTONIC elsewhere than
@@ -126,6 +127,8 @@ struct opts {
 	const char *csv;
 	/* --only: run this contender alone, for a profiler; C_NR: all */
 	enum contender only;
+	/* --settle-ms: how long memory may take to come back after a close */
+	unsigned int settle_ms;
 };
 
 /* a ring whose io_uring_enter() calls are counted */
@@ -966,7 +969,8 @@ static long growth_kb(const struct meminfo *a, const struct meminfo *b)
 }
 
 /* close the ring; wait until SUnreclaim is back near its level before */
-static int mem_close(struct bench_ring *br, struct mem_result *res)
+static int mem_close(struct bench_ring *br, struct mem_result *res,
+		     unsigned int settle_ms)
 {
 	long grown = growth_kb(&res->before, &res->inflight);
 	long slack = grown / 10 > MEM_SLACK_KB ? grown / 10 : MEM_SLACK_KB;
@@ -980,7 +984,7 @@ static int mem_close(struct bench_ring *br, struct mem_result *res)
 			return ret;
 		res->close_ms = (double)(now_ns() - t0) / 1e6;
 		res->back = growth_kb(&res->before, &res->closed) <= slack;
-		if (res->back || res->close_ms > MEM_BACK_MS)
+		if (res->back || res->close_ms >= settle_ms)
 			return 0;
 		sleep_ms(50);
 	}
@@ -1060,7 +1064,7 @@ static int mem_case(struct bench *b, unsigned int m, bool bpf,
 	if (ret)
 		goto fail;
 
-	ret = mem_close(&br, res);
+	ret = mem_close(&br, res, b->o.settle_ms);
 	alarm(0);
 	if (!ret && bpf)
 		ret = mem_check_runs(b, m);
@@ -1158,10 +1162,10 @@ static void print_mem(struct bench *b, const struct mem_result *r,
 	}
 	for (i = 0; i < nr; i++) {
 		if (!r[i].back)
-			printf("note: %s: SUnreclaim not back within %d ms of "
+			printf("note: %s: SUnreclaim not back within %u ms of "
 			       "the close (a debug kernel's KASAN quarantine "
 			       "keeps freed objects)\n",
-			       r[i].name, MEM_BACK_MS);
+			       r[i].name, b->o.settle_ms);
 	}
 }
 
@@ -1246,9 +1250,11 @@ static void usage(FILE *f)
 		"  --measure-tsc   print that rate in kHz and exit (no ring, "
 		"no BPF)\n"
 		"  --only C        run contender C (bpf, loop, link) alone, R "
-		"times, and print its steps/s only: for perf record\n",
+		"times, and print its steps/s only: for perf record\n"
+		"  --settle-ms T   wait at most T ms for memory to come back "
+		"after a close (default %d)\n",
 		DEFAULT_ROUNDS, DEFAULT_STEPS, MAX_STEPS, DEFAULT_COROUTINES,
-		MAX_COROUTINES, STEP_RING_ENTRIES, TICKS_NAME);
+		MAX_COROUTINES, STEP_RING_ENTRIES, TICKS_NAME, MEM_BACK_MS);
 }
 
 static int parse_uint(const char *s, unsigned int lo, unsigned int hi,
@@ -1290,6 +1296,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "tsc-khz", required_argument, NULL, 't' },
 		{ "measure-tsc", no_argument, NULL, 'T' },
 		{ "only", required_argument, NULL, 'o' },
+		{ "settle-ms", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1297,7 +1304,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 
 	*o = (struct opts){ .rounds = DEFAULT_ROUNDS, .steps = DEFAULT_STEPS,
 			    .coroutines = DEFAULT_COROUTINES,
-			    .link_batch = STEP_RING_ENTRIES, .only = C_NR };
+			    .link_batch = STEP_RING_ENTRIES, .only = C_NR,
+			    .settle_ms = MEM_BACK_MS };
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
@@ -1325,6 +1333,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			exit(measure_tsc());
 		case 'o':
 			ret = parse_contender(optarg, &o->only);
+			break;
+		case 's':
+			ret = parse_uint(optarg, 0, 600000, &o->settle_ms);
 			break;
 		case 'h':
 			usage(stdout);
