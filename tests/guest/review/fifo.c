@@ -70,3 +70,51 @@ IOCORO_CASE_OPTS(fifo_oldest_first, .serial = true)
 	io_uring_queue_exit(&ring);
 	owner_bpf__destroy(skel);
 }
+
+/*
+ * The same with fresh steps: every io_uring_enter() submits a pass's worth
+ * of IORING_OP_BPF steps (v4 ran at most 64 programs a pass, and ran a
+ * submission's steps before the task_work the parked ones went back to).
+ * A chain that never waits, started before them, must go on: on v4 its
+ * step was parked behind each enter's fresh ones, for good.
+ */
+#define FS_FRESH 64
+#define FS_ENTERS 40
+
+IOCORO_CASE_OPTS(fifo_fresh_steps, .serial = true)
+{
+	struct owner_bpf *skel;
+	struct io_uring ring;
+	uint64_t a0, a1, f1;
+	unsigned int e, i;
+
+	uring_bpf_register_sec();
+	skel = owner_bpf__open_and_load();
+	if (!skel)
+		FAIL("owner_bpf__open_and_load: %s", strerror(errno));
+	uring_init(&ring, 2 * FS_FRESH, 0);
+	uring_attach_object(&ring, skel->obj);
+	CHECK_EQ(uring_set_budget(&ring, IORING_BPF_MAX_BUDGET), 0);
+	uring_prep_bpf(&ring, 0, 0)->flags = IOSQE_CQE_SKIP_SUCCESS;
+	uring_submit(&ring, 1);
+	a0 = skel->bss->bu_runs[0];
+
+	for (e = 0; e < FS_ENTERS; e++) {
+		for (i = 0; i < FS_FRESH; i++)
+			uring_prep_bpf(&ring, 2, 100 + i)->flags =
+				IOSQE_CQE_SKIP_SUCCESS;
+		uring_submit(&ring, FS_FRESH);
+	}
+	a1 = skel->bss->bu_runs[0];
+	f1 = skel->bss->fr_runs;
+	printf("fifo_fresh: %u enters of %u fresh steps: the chain did %llu "
+	       "steps meanwhile, %llu fresh steps ran\n", FS_ENTERS, FS_FRESH,
+	       (unsigned long long)(a1 - a0), (unsigned long long)f1);
+	CHECK_EQ(skel->bss->bu_err, 0);
+	/* a step of it at least every other enter */
+	if (a1 - a0 < FS_ENTERS / 2)
+		FAIL("the chain did %llu steps in %u enters: overtaken by "
+		     "fresh steps", (unsigned long long)(a1 - a0), FS_ENTERS);
+	io_uring_queue_exit(&ring);
+	owner_bpf__destroy(skel);
+}
