@@ -72,8 +72,10 @@ do_initramfs() {
 
 # Everything the guest stage runs: the kernel, the build tree the image
 # carries (its binaries, scripts and test lists; not CMake's own files,
-# nor ctest's records), the guest harness and this script. A build from the
-# same sources at the same path gives the same key.
+# nor ctest's records, nor the manifest unit_install_tutorial's install
+# leaves, which names a temporary prefix), the guest harness and this
+# script. A build from the same sources at the same path gives the same
+# key.
 guest_key() {
 	{
 		cat "$(kernel_obj)/arch/x86/boot/bzImage" initramfs/*.sh \
@@ -81,8 +83,8 @@ guest_key() {
 		echo "${IOCORO_GUEST_JOBS:-2}"
 		(cd "$build" && find . -type f ! -path './Testing/*' \
 			! -path '*/CMakeFiles/*' ! -name CMakeCache.txt \
-			! -name '*.img' -print0 | LC_ALL=C sort -z |
-			xargs -0 sha256sum)
+			! -name install_manifest.txt ! -name '*.img' -print0 |
+			LC_ALL=C sort -z | xargs -0 sha256sum)
 	} | sha256sum | cut -c1-16
 }
 
