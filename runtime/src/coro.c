@@ -33,6 +33,7 @@ int iocoro_start(struct iocoro *co, unsigned int prog_index, uint32_t id)
 int iocoro_start_many(struct iocoro *co, unsigned int prog_index,
 		      const uint32_t *ids, unsigned int nr)
 {
+	IOCORO_ERRNO_SAVE;
 	struct io_uring_sqe *sqe;
 	unsigned int i = 0;
 	int ret;
@@ -45,15 +46,15 @@ int iocoro_start_many(struct iocoro *co, unsigned int prog_index,
 			/* the ring is full: hand what is queued to the kernel */
 			ret = io_uring_submit(&co->ring);
 			if (ret < 0)
-				return i ? (int)i : ret;
+				return IOCORO_ERRNO_RESTORE(i ? (int)i : ret);
 			sqe = io_uring_get_sqe(&co->ring);
 			if (!sqe)
-				return (int)i;
+				return IOCORO_ERRNO_RESTORE((int)i);
 		}
 		iocoro_prep_start(sqe, prog_index, ids[i++]);
 	}
 	ret = io_uring_submit(&co->ring);
-	return ret < 0 ? ret : (int)i;
+	return IOCORO_ERRNO_RESTORE(ret < 0 ? ret : (int)i);
 }
 
 int iocoro_start_state(struct iocoro *co, unsigned int prog_index,
@@ -83,24 +84,20 @@ int iocoro_state_read(const struct bpf_map *states, uint32_t id, void *state,
 				    sizeof(id), state, size, 0));
 }
 
-/* @ts from now on CLOCK_MONOTONIC, in ns */
-static uint64_t deadline_ns(const struct __kernel_timespec *ts)
+/* CLOCK_MONOTONIC, in ns */
+static uint64_t now_ns(void)
 {
 	struct timespec now;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec +
-	       (uint64_t)ts->tv_sec * 1000000000ULL + (uint64_t)ts->tv_nsec;
+	return (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
 }
 
-/* what is left until @deadline, 0 once it passed */
+/* what is left until @deadline (now_ns()), 0 once it passed */
 static void time_left(uint64_t deadline, struct __kernel_timespec *left)
 {
-	struct timespec now;
-	uint64_t t;
+	uint64_t t = now_ns();
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	t = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
 	t = t < deadline ? deadline - t : 0;
 	left->tv_sec = (long long)(t / 1000000000ULL);
 	left->tv_nsec = (long long)(t % 1000000000ULL);
@@ -134,7 +131,8 @@ static int wait_one(struct iocoro *co, struct iocoro_done *done,
 	int ret;
 
 	if (ts) {
-		deadline = deadline_ns(ts);
+		deadline = now_ns() + (uint64_t)ts->tv_sec * 1000000000ULL +
+			   (uint64_t)ts->tv_nsec;
 		left = *ts;
 		tsp = &left;
 	}
@@ -212,6 +210,7 @@ int iocoro_cancel(struct iocoro *co, uint32_t id)
 	static const enum iocoro_ud_kind kinds[] = {
 		IOCORO_UD_STEP, IOCORO_UD_OP,
 	};
+	IOCORO_ERRNO_SAVE;
 	unsigned int k, prog, nr_progs;
 	int ret, n = 0;
 
@@ -223,9 +222,9 @@ int iocoro_cancel(struct iocoro *co, uint32_t id)
 		for (prog = 0; prog < nr_progs; prog++) {
 			ret = cancel_ud(co, iocoro_ud(kinds[k], prog, id));
 			if (ret < 0)
-				return ret;
+				return IOCORO_ERRNO_RESTORE(ret);
 			n += ret;
 		}
 	}
-	return n ? n : -ENOENT;
+	return IOCORO_ERRNO_RESTORE(n ? n : -ENOENT);
 }

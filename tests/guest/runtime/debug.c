@@ -52,40 +52,34 @@ static void dbg_run(struct iocoro *co, struct debug_bpf *skel,
 	CHECK_EQ(done->prog, (uint32_t)idx);
 }
 
-IOCORO_CASE(debug_vanish)
+/* a coroutine of @mode on each program ends as @how, @res says */
+static void dbg_both(uint32_t mode, enum iocoro_how how, int res)
 {
 	struct iocoro_done done;
 	struct debug_bpf *skel;
 	struct iocoro co;
 
 	skel = dbg_up(&co);
-	dbg_run(&co, skel, skel->progs.dbg, 1, DBG_G_VANISH, &done);
-	printf("debug_vanish: %s %d (%s)\n",
+	dbg_run(&co, skel, skel->progs.dbg, 1, mode, &done);
+	printf("dbg: mode %u: %s %d (%s)\n", mode,
 	       done.how == IOCORO_FAILED ? "FAILED" : "FINISHED", done.res,
 	       iocoro_strerror(done.res));
-	CHECK_EQ(done.how, IOCORO_FAILED);
-	CHECK_EQ(done.res, -EPROTO);
-	dbg_run(&co, skel, skel->progs.dbg_s, 2, DBG_G_VANISH, &done);
-	CHECK_EQ(done.how, IOCORO_FAILED);
-	CHECK_EQ(done.res, -EPROTO);
+	CHECK_EQ(done.how, how);
+	CHECK_EQ(done.res, res);
+	dbg_run(&co, skel, skel->progs.dbg_s, 2, mode, &done);
+	CHECK_EQ(done.how, how);
+	CHECK_EQ(done.res, res);
 	CHECK_EQ(io_uring_cq_ready(&co.ring), 0);
 	iocoro_queue_exit(&co);
 	debug_bpf__destroy(skel);
 }
 
+IOCORO_CASE(debug_vanish)
+{
+	dbg_both(DBG_G_VANISH, IOCORO_FAILED, -EPROTO);
+}
+
 IOCORO_CASE(debug_ok)
 {
-	struct iocoro_done done;
-	struct debug_bpf *skel;
-	struct iocoro co;
-
-	skel = dbg_up(&co);
-	dbg_run(&co, skel, skel->progs.dbg, 3, DBG_G_OK, &done);
-	CHECK_EQ(done.how, IOCORO_FINISHED);
-	CHECK_EQ(done.res, 5);
-	dbg_run(&co, skel, skel->progs.dbg_s, 4, DBG_G_OK, &done);
-	CHECK_EQ(done.how, IOCORO_FINISHED);
-	CHECK_EQ(done.res, 5);
-	iocoro_queue_exit(&co);
-	debug_bpf__destroy(skel);
+	dbg_both(DBG_G_OK, IOCORO_FINISHED, 5);
 }
