@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tmpfs and IOCB_NOWAIT (kernel patch 16): a tmpfs file opened with
+ * open() has FMODE_NOWAIT, its reads honour IOCB_NOWAIT and its writes
+ * answer it with -EAGAIN. Each case on its own tmpfs mount:
+ *
+ *   cached       RWF_NOWAIT reads the cached pages whole (stock 6.12:
+ *                -EOPNOTSUPP)
+ *   holes        a hole and a fallocated range read as zeroes, no -EAGAIN
+ *   swapped      a page out on swap: -EAGAIN, or the pages before it;
+ *                a blocking read brings it back, then RWF_NOWAIT reads
+ *                all; an io_uring read of swapped pages is right
+ *   write        RWF_NOWAIT writes get -EAGAIN and change nothing
+ *   uring_inline an io_uring read of cached pages completes without an
+ *                io-wq worker; an O_DIRECT write (tried, -EAGAIN, punted)
+ *                still writes everything
+ *
+ * Not covered: a folio another task holds locked (-EAGAIN too), which
+ * user space cannot hold still long enough to race against.
+ */
+#define _GNU_SOURCE
+#include <liburing.h>
+
+#include <dirent.h>
+#include <sched.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/swap.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "case.h"
+#include "check.h"
+#include "uring_bpf.h"
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+
+#define PG 4096U
+#define NPG 16U
+#define FSIZE (NPG * PG)
+
+static char mnt[] = "/tmp/iocoro-shmem-XXXXXX";
+static char path[64];
+
+static void tmpfs_down(void)
+{
+	umount2(mnt, MNT_DETACH);
+	rmdir(mnt);
+}
+
+/* a tmpfs of its own for each case, gone at exit, failed or not */
+static void tmpfs_up(void)
+{
+	CHECK(mkdtemp(mnt) != NULL);
+	CHECK_SYS(mount("tmpfs", mnt, "tmpfs", 0, "size=64m"));
+	atexit(tmpfs_down);
+	snprintf(path, sizeof(path), "%s/f", mnt);
+}
+
+static unsigned char pat(size_t i)
+{
+	return (unsigned char)(i * 7 + i / PG + 1);
+}
+
+static int make_file(size_t size)
+{
+	unsigned char *b = malloc(size);
+	int fd;
+
+	CHECK(b != NULL);
+	for (size_t i = 0; i < size; i++)
+		b[i] = pat(i);
+	fd = CHECK_SYS(open(path, O_RDWR | O_CREAT | O_TRUNC, 0600));
+	CHECK_EQ(pwrite(fd, b, size, 0), (ssize_t)size);
+	free(b);
+	return fd;
+}
+
+static void check_pat(const unsigned char *b, size_t off, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (b[i] != pat(off + i))
+			FAIL("byte %zu: %#x, expected %#x", off + i, b[i],
+			     pat(off + i));
+}
+
+static ssize_t read_nowait(int fd, void *buf, size_t len, off_t off)
+{
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	ssize_t ret = preadv2(fd, &iov, 1, off, RWF_NOWAIT);
+
+	return ret < 0 ? -errno : ret;
+}
+
+/* io-wq workers of this process: threads named iou-wrk-<tid> */
+static int iowq_workers(void)
+{
+	char p[300], comm[32];
+	struct dirent *d;
+	DIR *dir = opendir("/proc/self/task");
+	int n = 0;
+
+	CHECK(dir != NULL);
+	while ((d = readdir(dir))) {
+		FILE *f;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "/proc/self/task/%s/comm", d->d_name);
+		f = fopen(p, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) &&
+		    !strncmp(comm, "iou-wrk-", 8))
+			n++;
+		fclose(f);
+	}
+	closedir(dir);
+	return n;
+}
+
+IOCORO_CASE(cached)
+{
+	unsigned char buf[FSIZE];
+	ssize_t ret;
+	int fd;
+
+	tmpfs_up();
+	fd = make_file(FSIZE);
+	ret = read_nowait(fd, buf, FSIZE, 0);
+	if (ret == -EOPNOTSUPP)
+		FAIL("RWF_NOWAIT read of tmpfs: -EOPNOTSUPP (no FMODE_NOWAIT: "
+		     "kernel patch 16 missing)");
+	CHECK_EQ(ret, (ssize_t)FSIZE);
+	check_pat(buf, 0, FSIZE);
+	/* from the middle of a page, across pages, to past the end */
+	ret = read_nowait(fd, buf, FSIZE, PG + 100);
+	CHECK_EQ(ret, (ssize_t)(FSIZE - PG - 100));
+	check_pat(buf, PG + 100, FSIZE - PG - 100);
+	CHECK_EQ(read_nowait(fd, buf, PG, FSIZE), 0);
+	close(fd);
+}
+
+IOCORO_CASE(holes)
+{
+	unsigned char buf[FSIZE], one[PG];
+	int fd;
+
+	tmpfs_up();
+	fd = CHECK_SYS(open(path, O_RDWR | O_CREAT | O_TRUNC, 0600));
+	/* page 3 written; 8..11 fallocated, never written; the rest holes */
+	memset(one, 0xa5, PG);
+	CHECK_EQ(pwrite(fd, one, PG, 3 * PG), (ssize_t)PG);
+	CHECK_SYS(fallocate(fd, 0, 8 * PG, 4 * PG));
+	CHECK_SYS(ftruncate(fd, FSIZE));
+
+	memset(buf, 0x11, sizeof(buf));
+	CHECK_EQ(read_nowait(fd, buf, FSIZE, 0), (ssize_t)FSIZE);
+	for (size_t i = 0; i < FSIZE; i++) {
+		unsigned char want = i / PG == 3 ? 0xa5 : 0;
+
+		if (buf[i] != want)
+			FAIL("byte %zu (page %zu): %#x, expected %#x", i,
+			     i / PG, buf[i], want);
+	}
+	close(fd);
+}
+
+/* swap on a memory-backed null_blk made through configfs */
+#define NB_DIR "/sys/kernel/config/nullb/iocoro-swap"
+static char swapdev[32];
+
+static int nb_attr(const char *name, const char *val)
+{
+	char p[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), NB_DIR "/%s", name);
+	fd = open(p, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	close(fd);
+	return n == (ssize_t)strlen(val) ? 0 : -EIO;
+}
+
+/* at exit, failed or not: no CHECK here */
+static void swap_down(void)
+{
+	if (swapdev[0] && swapoff(swapdev))
+		fprintf(stderr, "swapoff %s: %s\n", swapdev, strerror(errno));
+	nb_attr("power", "0");
+	rmdir(NB_DIR);
+}
+
+static void swap_up(void)
+{
+	unsigned char *hdr;
+	int fd;
+
+	if (access("/sys/kernel/config/nullb", F_OK))
+		mount("configfs", "/sys/kernel/config", "configfs", 0, NULL);
+	CHECK_SYS(mkdir(NB_DIR, 0755));
+	atexit(swap_down);
+	CHECK_EQ(nb_attr("size", "32"), 0);
+	CHECK_EQ(nb_attr("memory_backed", "1"), 0);
+	CHECK_EQ(nb_attr("power", "1"), 0);
+	/* 6.12 names a configfs null_blk after its directory */
+	snprintf(swapdev, sizeof(swapdev), "/dev/iocoro-swap");
+
+	/* mkswap: version 1, last page, "SWAPSPACE2" at the page's end */
+	hdr = calloc(1, PG);
+	CHECK(hdr != NULL);
+	*(unsigned int *)(hdr + 1024) = 1;
+	*(unsigned int *)(hdr + 1028) = (32U << 20) / PG - 1;
+	memcpy(hdr + PG - 10, "SWAPSPACE2", 10);
+	fd = CHECK_SYS(open(swapdev, O_WRONLY));
+	CHECK_EQ(pwrite(fd, hdr, PG, 0), (ssize_t)PG);
+	CHECK_SYS(fsync(fd));
+	close(fd);
+	free(hdr);
+	CHECK_SYS(swapon(swapdev, 0));
+}
+
+/*
+ * The file's pages mapped, touched and paged out to swap. Whether they
+ * went is seen by the reads that follow: swap usage is no witness, as
+ * swap slots are taken and given back in per-CPU batches.
+ */
+static void page_out(int fd)
+{
+	volatile unsigned char sum = 0;
+	unsigned char *m;
+
+	m = mmap(NULL, FSIZE, PROT_READ, MAP_SHARED, fd, 0);
+	CHECK(m != MAP_FAILED);
+	for (size_t i = 0; i < FSIZE; i += PG)
+		sum += m[i];
+	CHECK_SYS(madvise(m, FSIZE, MADV_PAGEOUT));
+	munmap(m, FSIZE);
+}
+
+IOCORO_CASE_OPTS(swapped, .serial = true, .timeout = 120)
+{
+	struct io_uring_cqe *cqe;
+	struct io_uring ring;
+	unsigned char buf[FSIZE];
+	cpu_set_t cpus;
+	ssize_t ret;
+	int fd;
+
+	/* one CPU: MADV_PAGEOUT drains only its own CPU's LRU batch, and a
+	 * folio still in another CPU's batch cannot be isolated */
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	CHECK_SYS(sched_setaffinity(0, sizeof(cpus), &cpus));
+	tmpfs_up();
+	swap_up();
+	fd = make_file(FSIZE);
+	page_out(fd);
+
+	/* nothing, or the pages before the first one on swap; never more */
+	ret = read_nowait(fd, buf, FSIZE, 0);
+	printf("swapped: RWF_NOWAIT read of a paged-out file: %zd\n", ret);
+	if (ret != -EAGAIN && (ret < 0 || ret >= (ssize_t)FSIZE))
+		FAIL("RWF_NOWAIT read of paged-out pages returned %zd (%s)",
+		     ret, ret == (ssize_t)FSIZE ? "none went to swap, or "
+		     "the read swapped them in" : strerror((int)-ret));
+	if (ret > 0)
+		check_pat(buf, 0, ret);
+	/* a blocking read swaps them in; then all of it without blocking */
+	CHECK_EQ(pread(fd, buf, FSIZE, 0), (ssize_t)FSIZE);
+	check_pat(buf, 0, FSIZE);
+	memset(buf, 0, sizeof(buf));
+	CHECK_EQ(read_nowait(fd, buf, FSIZE, 0), (ssize_t)FSIZE);
+	check_pat(buf, 0, FSIZE);
+
+	/* io_uring: -EAGAIN inline, the read finished by io-wq */
+	page_out(fd);
+	memset(buf, 0, sizeof(buf));
+	uring_init(&ring, 4, 0);
+	io_uring_prep_read(uring_sqe(&ring), fd, buf, FSIZE, 0);
+	uring_submit(&ring, 1);
+	CHECK_RET(io_uring_wait_cqe(&ring, &cqe));
+	CHECK_EQ(cqe->res, (int)FSIZE);
+	io_uring_cqe_seen(&ring, cqe);
+	check_pat(buf, 0, FSIZE);
+	if (!iowq_workers())
+		FAIL("the read of paged-out pages completed inline: either "
+		     "none went to swap or the read blocked in the submitter");
+	io_uring_queue_exit(&ring);
+	close(fd);
+}
+
+IOCORO_CASE(write)
+{
+	unsigned char buf[FSIZE + PG], w[PG];
+	struct iovec iov = { .iov_base = w, .iov_len = PG };
+	ssize_t ret;
+	int fd;
+
+	tmpfs_up();
+	fd = make_file(FSIZE);
+	memset(w, 0x5a, PG);
+	/* an overwrite of a cached page, and an append */
+	ret = pwritev2(fd, &iov, 1, PG, RWF_NOWAIT);
+	CHECK_EQ(ret < 0 ? -errno : ret, -EAGAIN);
+	ret = pwritev2(fd, &iov, 1, FSIZE, RWF_NOWAIT);
+	CHECK_EQ(ret < 0 ? -errno : ret, -EAGAIN);
+	CHECK_EQ(pread(fd, buf, FSIZE + PG, 0), (ssize_t)FSIZE);
+	check_pat(buf, 0, FSIZE);
+	/* without the flag it writes */
+	CHECK_EQ(pwritev2(fd, &iov, 1, PG, 0), (ssize_t)PG);
+	CHECK_EQ(pread(fd, buf, PG, PG), (ssize_t)PG);
+	CHECK(!memcmp(buf, w, PG));
+	close(fd);
+}
+
+IOCORO_CASE(uring_inline)
+{
+	struct io_uring_cqe *cqe;
+	struct io_uring ring;
+	unsigned char *buf;
+	int fd, dfd;
+
+	tmpfs_up();
+	fd = make_file(FSIZE);
+	buf = aligned_alloc(PG, FSIZE);
+	CHECK(buf != NULL);
+	uring_init(&ring, 8, 0);
+	CHECK_EQ(iowq_workers(), 0);
+	for (int i = 0; i < 4; i++) {
+		memset(buf, 0, FSIZE);
+		io_uring_prep_read(uring_sqe(&ring), fd, buf, FSIZE, 0);
+		uring_submit(&ring, 1);
+		CHECK_RET(io_uring_wait_cqe(&ring, &cqe));
+		CHECK_EQ(cqe->res, (int)FSIZE);
+		io_uring_cqe_seen(&ring, cqe);
+		check_pat(buf, 0, FSIZE);
+	}
+	if (iowq_workers())
+		FAIL("%d io-wq workers after reads of cached tmpfs pages: the "
+		     "reads were punted, not done inline", iowq_workers());
+
+	/* O_DIRECT: the write is tried, gets -EAGAIN and goes to io-wq */
+	dfd = CHECK_SYS(open(path, O_RDWR | O_DIRECT));
+	memset(buf, 0xc3, FSIZE);
+	io_uring_prep_write(uring_sqe(&ring), dfd, buf, FSIZE, 0);
+	uring_submit(&ring, 1);
+	CHECK_RET(io_uring_wait_cqe(&ring, &cqe));
+	CHECK_EQ(cqe->res, (int)FSIZE);
+	io_uring_cqe_seen(&ring, cqe);
+	memset(buf, 0, FSIZE);
+	CHECK_EQ(pread(fd, buf, FSIZE, 0), (ssize_t)FSIZE);
+	for (size_t i = 0; i < FSIZE; i++)
+		if (buf[i] != 0xc3)
+			FAIL("byte %zu after the O_DIRECT write: %#x", i, buf[i]);
+	io_uring_queue_exit(&ring);
+	close(dfd);
+	close(fd);
+	free(buf);
+}
