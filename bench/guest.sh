@@ -5,23 +5,31 @@
 # source. Writes CSV rows case,contender,round,metric,value to OUT.
 #
 # Usage: guest.sh --bin DIR --khz KHZ --out CSV [--rounds R] [--big-mib N]
-#                 [--small N] [--disk DEV] [--steps N] [--scale "1 64 ..."]
-#                 [--lookups N] [--cases "..."]
+#                 [--small N] [--tiny N] [--disk DEV] [--steps N]
+#                 [--scale "1 64 ..."] [--lookups N] [--cases "..."]
+#                 [--tools yes|no|auto]
 #
 #   --bin DIR    the build dir (copychain, step_bench, uring_cp, bench_time)
 #   --khz KHZ    the host's TSC rate: rdtsc is the only honest clock here
 #   --disk DEV   also run the copy cases on an ext4 filesystem on DEV
 #                (mounted here, page cache dropped before every run)
-#   --cases "..." the cases to run (default "step scale copy small cat btree")
+#   --cases "..." the cases to run (default "step scale copy small tiny cat
+#                btree"); small: --small files of 4 KiB, tiny: --tiny files of
+#                1 KiB (20000)
+#   --tools      the peers that are other programs than the build's and
+#                cp/cat: uutils cp (rust-coreutils), rsync, fio. yes: each
+#                must be there (bench/run.sh puts them in the image); auto
+#                (default): the ones missing are left out, said once
 #   --lookups N  btree-lookup's random keys per run (200000: every mode
 #                runs a second or more, so the timer and start-up do not
 #                weigh)
 set -euo pipefail
 
 bin='' khz='' out='' disk=''
-rounds=5 big_mib=1024 small=10000 steps=10000 lookups=200000
+rounds=5 big_mib=1024 small=10000 tiny=20000 steps=10000 lookups=200000
 scale="1 64 1024 10000 100000"
-cases="step scale copy small cat btree"
+cases="step scale copy small tiny cat btree"
+tools=auto
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--bin) bin=$2 ;;
@@ -30,6 +38,8 @@ while [ $# -gt 0 ]; do
 	--rounds) rounds=$2 ;;
 	--big-mib) big_mib=$2 ;;
 	--small) small=$2 ;;
+	--tiny) tiny=$2 ;;
+	--tools) tools=$2 ;;
 	--disk) disk=$2 ;;
 	--steps) steps=$2 ;;
 	--scale) scale=$2 ;;
@@ -49,13 +59,38 @@ cat_chain=$bin/apps/catchain/catchain
 bt=$bin/apps/btree-lookup/btree-lookup
 ucp=$bin/bench/copy/uring_cp
 ucc=$bin/bench/copy/uring_cc
+ucat=$bin/bench/copy/uring_cat
 btime=$bin/bench/copy/bench_time
 step=$bin/bench/step/step_bench
-for f in "$cc" "$cat_chain" "$bt" "$ucp" "$ucc" "$btime" "$step"; do
+for f in "$cc" "$cat_chain" "$bt" "$ucp" "$ucc" "$ucat" "$btime" "$step"; do
 	[ -x "$f" ] || { echo "guest.sh: $f missing" >&2; exit 1; }
 done
-# copychain's depth and chunk, for the io_uring peer run at the same ones
-cc_qd=2 cc_bs=$((1 << 20))
+# copychain's depth, chunk and files in flight, for the peers run at them
+cc_qd=2 cc_bs=$((1 << 20)) cc_jobs=64
+
+# the other tools: uutils cp (Debian's rust-coreutils), rsync, fio
+uucp=/usr/lib/cargo/bin/coreutils/cp
+tool_peers=()
+for t in "uu_cp:$uucp" rsync:rsync fio:fio; do
+	if command -v "${t#*:}" > /dev/null; then
+		tool_peers+=("${t%%:*}")
+	elif [ "$tools" = yes ]; then
+		echo "guest.sh: ${t#*:} missing (--tools yes)" >&2
+		exit 1
+	elif [ "$tools" = auto ]; then
+		echo "guest.sh: no ${t#*:}: its rows are left out" >&2
+	fi
+done
+[ "$tools" != no ] || tool_peers=()
+# tool WHO...: the words that are contenders here, the tools kept if present
+tool() {
+	local w t
+	for w in "$@"; do
+		for t in "${tool_peers[@]}"; do
+			[ "$w" = "$t" ] && echo "$w"
+		done
+	done
+}
 
 work=${TMPDIR:-/tmp}/bench
 rm -rf "$work"
@@ -85,7 +120,8 @@ time_run() {
 	# the io_uring_enter() count a contender reports of itself
 	while IFS= read -r line; do
 		if [[ $line =~ \ ([0-9]+)\ io_uring_enter\ calls ]] ||
-			[[ $line =~ ^uring_c[pc]:\ ([0-9]+)\ io_uring_submit_and_wait\ calls$ ]]; then
+			[[ $line =~ ^uring_c[pc]:\ ([0-9]+)\ io_uring_submit_and_wait\ calls$ ]] ||
+			[[ $line =~ ^uring_cat:\ ([0-9]+)\ io_uring_submit_and_wait\ calls$ ]]; then
 			row "$cas" "$who" "$round" enters "${BASH_REMATCH[1]}"
 			break
 		fi
@@ -110,11 +146,20 @@ big_case() {
 	head -c "${big_mib}M" /dev/urandom > "$src"
 	row "$cas" all "" bytes "$(stat -c %s "$src")"
 	for ((r = 1; r <= rounds; r++)); do
-		for who in $(rotate "$r" copychain cp uring_cc copychain_sync cp_sync uring_cc_sync uring_cp uring_cp_ccdepth rw_loop); do
+		for who in $(rotate "$r" copychain cp uring_cc copychain_sync cp_sync uring_cc_sync uring_cp uring_cp_ccdepth rw_loop $(tool uu_cp fio)); do
 			rm -f "$dst"
 			case $who in
 			copychain) time_run "$cas" "$who" "$r" "$drop" "$cc" --stats "$src" "$dst" ;;
 			cp) time_run "$cas" "$who" "$r" "$drop" cp "$src" "$dst" ;;
+			uu_cp) time_run "$cas" "$who" "$r" "$drop" "$uucp" "$src" "$dst" ;;
+			fio)
+				# the ceiling: the same bytes read and written at
+				# copychain's depth and chunk, no copy between them
+				time_run "$cas" "$who" "$r" "$drop" fio --thread --ioengine=io_uring \
+					--iodepth="$cc_qd" --bs="$cc_bs" --output=/dev/null \
+					--name=rd --filename="$src" --rw=read \
+					--name=wr --filename="$dst" --rw=write --size="$(stat -c %s "$src")"
+				;;
 			copychain_sync) time_run "$cas" "$who" "$r" "$drop" "$cc" --sync --stats "$src" "$dst" ;;
 			cp_sync) time_run "$cas" "$who" "$r" "$drop" sh -c 'cp "$0" "$1" && sync' "$src" "$dst" ;;
 			uring_cc) time_run "$cas" "$who" "$r" "$drop" "$ucc" --stats "$src" "$dst" ;;
@@ -123,33 +168,53 @@ big_case() {
 			uring_cp_ccdepth) time_run "$cas" "$who" "$r" "$drop" "$ucp" --fsync --stats --qd "$cc_qd" --bs "$cc_bs" "$src" "$dst" ;;
 			rw_loop) time_run "$cas" "$who" "$r" "$drop" dd if="$src" of="$dst" bs=128K conv=fsync status=none ;;
 			esac
-			cmp "$src" "$dst" || { echo "bench: $cas: $who's copy differs" >&2; exit 1; }
+			# fio writes bytes of its own: no copy to check
+			[ "$who" = fio ] || cmp "$src" "$dst" ||
+				{ echo "bench: $cas: $who's copy differs" >&2; exit 1; }
 		done
 	done
 	rm -f "$src" "$dst"
 }
 
-# many small files: each contender copies the SRC directory's files
+# many small files: each contender copies the SRC directory's N files of
+# SIZE bytes
 small_case() {
-	local cas=$1 dir=$2 drop=$3 r who
-	say "$cas: $small files of 4 KiB, $rounds rounds"
+	local cas=$1 dir=$2 drop=$3 n=$4 size=$5 r who
+	say "$cas: $n files of $size bytes, $rounds rounds"
 	mkdir -p "$dir/small.src"
-	head -c $((small * 4096)) /dev/urandom | split -b 4096 -a 5 -d - "$dir/small.src/f"
-	row "$cas" all "" files "$small"
+	head -c $((n * size)) /dev/urandom | split -b "$size" -a 5 -d - "$dir/small.src/f"
+	row "$cas" all "" files "$n"
 	for ((r = 1; r <= rounds; r++)); do
-		for who in $(rotate "$r" copychain cp uring_cc copychain_sync cp_sync uring_cc_sync uring_cp); do
+		for who in $(rotate "$r" copychain cp uring_cc copychain_sync cp_sync uring_cc_sync uring_cp $(tool uu_cp rsync fio)); do
 			rm -rf "$dir/small.dst"
 			mkdir "$dir/small.dst"
 			case $who in
 			copychain) time_run "$cas" "$who" "$r" "$drop" "$cc" --stats "$dir"/small.src/* "$dir/small.dst" ;;
 			cp) time_run "$cas" "$who" "$r" "$drop" cp -r "$dir/small.src/." "$dir/small.dst" ;;
+			uu_cp)
+				# uutils 0.0.17 cannot copy SRC/. into DIR: it makes
+				# DST from SRC, the same copy
+				rm -r "$dir/small.dst"
+				time_run "$cas" "$who" "$r" "$drop" "$uucp" -r "$dir/small.src" "$dir/small.dst"
+				;;
+			rsync) time_run "$cas" "$who" "$r" "$drop" rsync -r "$dir/small.src/" "$dir/small.dst/" ;;
+			fio)
+				# the ceiling: every file read, as many written, at
+				# copychain's files in flight, no copy between them
+				time_run "$cas" "$who" "$r" "$drop" fio --thread --ioengine=io_uring \
+					--iodepth="$cc_jobs" --openfiles="$cc_jobs" --bs="$size" \
+					--file_service_type=sequential --output=/dev/null \
+					--name=rd --opendir="$dir/small.src" --rw=read \
+					--name=wr --directory="$dir/small.dst" --nrfiles="$n" \
+					--filesize="$size" --rw=write --create_on_open=1
+				;;
 			copychain_sync) time_run "$cas" "$who" "$r" "$drop" "$cc" --sync --stats "$dir"/small.src/* "$dir/small.dst" ;;
 			cp_sync) time_run "$cas" "$who" "$r" "$drop" sh -c 'cp -r "$0" "$1" && sync' "$dir/small.src/." "$dir/small.dst" ;;
 			uring_cc) time_run "$cas" "$who" "$r" "$drop" "$ucc" --stats "$dir"/small.src/* "$dir/small.dst" ;;
 			uring_cc_sync) time_run "$cas" "$who" "$r" "$drop" "$ucc" --sync --stats "$dir"/small.src/* "$dir/small.dst" ;;
 			uring_cp) time_run "$cas" "$who" "$r" "$drop" "$ucp" --fsync --stats "$dir"/small.src/* "$dir/small.dst" ;;
 			esac
-			diff -r "$dir/small.src" "$dir/small.dst" > /dev/null ||
+			[ "$who" = fio ] || diff -r "$dir/small.src" "$dir/small.dst" > /dev/null ||
 				{ echo "bench: $cas: $who's copies differ" >&2; exit 1; }
 		done
 	done
@@ -165,9 +230,10 @@ cat_case() {
 	head -c $((small * 4096)) /dev/urandom | split -b 4096 -a 5 -d - "$dir/cat.src/f"
 	row "$cas" all "" files "$small"
 	for ((r = 1; r <= rounds; r++)); do
-		for who in $(rotate "$r" catchain cat); do
+		for who in $(rotate "$r" catchain cat uring_cat); do
 			case $who in
 			catchain) time_run "$cas" "$who" "$r" "$drop" sh -c '"$0" --stats "$@" > /dev/null' "$cat_chain" "$dir"/cat.src/* ;;
+			uring_cat) time_run "$cas" "$who" "$r" "$drop" sh -c '"$0" --stats "$@" > /dev/null' "$ucat" "$dir"/cat.src/* ;;
 			cat) time_run "$cas" "$who" "$r" "$drop" sh -c 'cat "$@" > /dev/null' sh "$dir"/cat.src/* ;;
 			esac
 		done
@@ -175,6 +241,8 @@ cat_case() {
 	# the bytes, once
 	"$cat_chain" "$dir"/cat.src/* | cmp - <(cat "$dir"/cat.src/*) ||
 		{ echo "bench: $cas: catchain's output differs from cat's" >&2; exit 1; }
+	"$ucat" "$dir"/cat.src/* | cmp - <(cat "$dir"/cat.src/*) ||
+		{ echo "bench: $cas: uring_cat's output differs from cat's" >&2; exit 1; }
 	rm -rf "$dir/cat.src"
 }
 
@@ -247,12 +315,14 @@ fi
 ! want step || step_case
 ! want scale || scale_case
 ! want copy || big_case copy_tmpfs "$work" 0
-! want small || small_case small_tmpfs "$work" 0
+! want small || small_case small_tmpfs "$work" 0 "$small" 4096
+! want tiny || small_case tiny_tmpfs "$work" 0 "$tiny" 1024
 ! want cat || cat_case cat_tmpfs "$work" 0
 ! want btree || bt_case btree_tmpfs "$work" 0
 if [ -n "$disk" ]; then
 	! want copy || big_case copy_disk /mnt/bench 1
-	! want small || small_case small_disk /mnt/bench 1
+	! want small || small_case small_disk /mnt/bench 1 "$small" 4096
+	! want tiny || small_case tiny_disk /mnt/bench 1 "$tiny" 1024
 	! want cat || cat_case cat_disk /mnt/bench 1
 	! want btree || bt_case btree_disk /mnt/bench 1
 	umount /mnt/bench

@@ -101,10 +101,16 @@ if any(per_round("step", w, "steps_per_s") for w in step_who):
 # that make their copies durable too (cp && sync, uring_cc --sync,
 # uring_cp --fsync). uring_cc is copychain at the same concurrency with
 # its decisions in user space: the value of deciding in the kernel.
-copy_peers = [("uring_cc", 1.0), ("cp", 1.0), ("copychain_sync", "uring_cc_sync", 1.0),
+# uu_cp is uutils cp (rust-coreutils), fio the ceiling: the same reads
+# and writes at copychain's depth or files in flight, with nothing copied
+# between them (and fio's own start-up, ~0.6 s under TCG, in its time).
+copy_peers = [("uring_cc", 1.0), ("cp", 1.0), ("uu_cp", None), ("fio", None),
+              ("copychain_sync", "uring_cc_sync", 1.0),
               ("copychain_sync", "cp_sync", 1.0), ("copychain_sync", "uring_cp", None)]
-small_peers = [("uring_cc", 1.0), ("cp", 1.5), ("copychain_sync", "uring_cc_sync", 1.0),
+small_peers = [("uring_cc", 1.0), ("cp", 1.5), ("uu_cp", None), ("rsync", None), ("fio", None),
+               ("copychain_sync", "uring_cc_sync", 1.0),
                ("copychain_sync", "cp_sync", 1.0), ("copychain_sync", "uring_cp", None)]
+cat_peers = [("uring_cat", 1.0), ("cat", 1.0)]
 timed_cases = [
     ("copy_tmpfs", "2. Big-file copy, tmpfs", "copychain", copy_peers),
     ("copy_disk", "2. Big-file copy, ext4 on a virtio disk, page cache dropped", "copychain",
@@ -112,9 +118,12 @@ timed_cases = [
     ("small_tmpfs", "3. Many small files copied, tmpfs", "copychain", small_peers),
     ("small_disk", "3. Many small files copied, ext4 on a virtio disk, page cache dropped", "copychain",
      small_peers),
-    ("cat_tmpfs", "3. Many small files read, tmpfs", "catchain", [("cat", None)]),
+    ("tiny_tmpfs", "3. Many tiny files copied, tmpfs", "copychain", small_peers),
+    ("tiny_disk", "3. Many tiny files copied, ext4 on a virtio disk, page cache dropped", "copychain",
+     small_peers),
+    ("cat_tmpfs", "3. Many small files read, tmpfs", "catchain", cat_peers),
     ("cat_disk", "3. Many small files read, ext4 on a virtio disk, page cache dropped", "catchain",
-     [("cat", None)]),
+     cat_peers),
     ("btree_tmpfs_d3", "4. Dependent reads, depth 3, tmpfs (page cache warm)", "bpf",
      [("pread", None), ("uring", None)]),
     ("btree_tmpfs_d6", "4. Dependent reads, depth 6, tmpfs (page cache warm)", "bpf",

@@ -13,8 +13,9 @@
 #   --save      also copy the report into bench/results/ (what is
 #               committed)
 #   GUEST_ARGS  bench/guest.sh's: --rounds R (5), --big-mib N (1024),
-#               --small N (10000), --steps N (10000), --lookups N (200000),
-#               --scale "1 64 1024 10000 100000", --cases "step scale copy small cat btree"
+#               --small N (10000), --tiny N (20000), --steps N (10000),
+#               --lookups N (200000), --scale "1 64 1024 10000 100000",
+#               --cases "step scale copy small tiny cat btree"
 #
 # Environment: IOCORO_BUILD_DIR (default build/), IOCORO_KERNEL_HEADERS,
 # IOCORO_GUEST_TIMEOUT (default 7200 s).
@@ -54,7 +55,7 @@ mkdir -p "$run"
 
 [ -f "$build/CMakeCache.txt" ] ||
 	cmake -S "$root" -B "$build" -DIOCORO_KERNEL_HEADERS="${IOCORO_KERNEL_HEADERS:-}"
-cmake --build "$build" -j "$(nproc)" --target copychain catchain btree-lookup step_bench uring_cp uring_cc bench_time
+cmake --build "$build" -j "$(nproc)" --target copychain catchain btree-lookup step_bench uring_cp uring_cc uring_cat bench_time
 
 khz=$("$build/bench/step/step_bench" --measure-tsc) || die "step_bench --measure-tsc failed"
 echo "$prog: host TSC at $khz kHz"
@@ -70,10 +71,16 @@ mkfs.ext4 -q -F -L iocoro-bench "$disk"
 
 img=$run/guest-initramfs.img
 rm -f "$img"
-IOCORO_CTEST=0 "$root/initramfs/build-initramfs.sh" "$build" "$img"
+# the peers that are other tools (bench/guest.sh --tools yes): uutils cp
+# (rust-coreutils: one multi-call binary), rsync, fio
+tools="/usr/lib/cargo/bin/coreutils/cp /usr/bin/coreutils /usr/bin/rsync /usr/bin/fio"
+for t in $tools; do
+	[ -e "$t" ] || die "$t missing: run scripts/install-deps.sh"
+done
+IOCORO_EXTRA_INSTALL=$tools IOCORO_CTEST=0 "$root/initramfs/build-initramfs.sh" "$build" "$img"
 
 marker='----- bench.csv -----'
-cmd="$(printf '%q ' "$build/bench/guest.sh" --bin "$build" --khz "$khz" --out /tmp/bench.csv --disk /dev/vda "$@"); rc=\$?; echo '$marker'; cat /tmp/bench.csv; exit \$rc"
+cmd="$(printf '%q ' "$build/bench/guest.sh" --bin "$build" --khz "$khz" --out /tmp/bench.csv --disk /dev/vda --tools yes "$@"); rc=\$?; echo '$marker'; cat /tmp/bench.csv; exit \$rc"
 mem=$((big_mib * 3 + 2048))
 [ "$mem" -ge 4096 ] || mem=4096
 
@@ -92,7 +99,7 @@ sed "1,/^$marker\$/d" "$out" > "$run/bench.csv"
 {
 	echo "kernel: $(grep -m1 '^info,kernel' "$run/bench.csv" | cut -d, -f5) ($kernel), linux-source-6.12 $(dpkg-query -W -f='${Version}' linux-source-6.12), kernel/patches/ $(cat "$root"/kernel/patches/*.patch | sha256sum | cut -c1-12)"
 	echo "qemu: $(qemu-system-x86_64 --version | head -n 1)"
-	for p in liburing-dev libbpf-dev coreutils gcc clang; do
+	for p in liburing-dev libbpf-dev coreutils rust-coreutils rsync fio gcc clang; do
 		echo "$p: $(dpkg-query -W -f='${Version}' "$p" 2>/dev/null || echo none)"
 	done
 	echo "host: $(nproc) cpus, $(awk '/MemTotal/ {print int($2 / 1048576) " GiB"}' /proc/meminfo), TSC $khz kHz"

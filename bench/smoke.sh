@@ -10,20 +10,22 @@ csv=$(mktemp "${TMPDIR:-/tmp}/bench-smoke.XXXXXX") || exit 1
 trap 'rm -f "$csv"' EXIT
 khz=$("$2/bench/step/step_bench" --measure-tsc) || exit 1
 "$1" --bin "$2" --khz "$khz" --out "$csv" --rounds 1 --big-mib 1 --small 10 \
-	--cases "copy small cat" || { echo "smoke: guest.sh failed" >&2; exit 1; }
+	--tiny 10 --cases "copy small tiny cat" || { echo "smoke: guest.sh failed" >&2; exit 1; }
 fail=0
 for row in copy_tmpfs,copychain copy_tmpfs,cp copy_tmpfs,uring_cc \
 	copy_tmpfs,copychain_sync copy_tmpfs,cp_sync copy_tmpfs,uring_cc_sync \
 	copy_tmpfs,uring_cp copy_tmpfs,uring_cp_ccdepth copy_tmpfs,rw_loop \
 	small_tmpfs,copychain small_tmpfs,cp small_tmpfs,uring_cc \
 	small_tmpfs,copychain_sync small_tmpfs,cp_sync small_tmpfs,uring_cc_sync \
-	small_tmpfs,uring_cp cat_tmpfs,catchain cat_tmpfs,cat; do
+	small_tmpfs,uring_cp tiny_tmpfs,copychain tiny_tmpfs,cp tiny_tmpfs,uring_cc \
+	tiny_tmpfs,copychain_sync tiny_tmpfs,cp_sync tiny_tmpfs,uring_cc_sync \
+	tiny_tmpfs,uring_cp cat_tmpfs,catchain cat_tmpfs,cat cat_tmpfs,uring_cat; do
 	n=$(grep -c "^$row,1,seconds,[0-9.]*$" "$csv")
 	[ "$n" = 1 ] || { echo "smoke: $n time rows for $row" >&2; fail=1; }
 done
 # copychain and uring_cp count their io_uring_enter calls
 for row in copy_tmpfs,copychain small_tmpfs,copychain copy_tmpfs,uring_cp \
-	small_tmpfs,uring_cc cat_tmpfs,catchain; do
+	small_tmpfs,uring_cc tiny_tmpfs,copychain cat_tmpfs,catchain cat_tmpfs,uring_cat; do
 	grep -q "^$row,1,enters,[1-9][0-9]*$" "$csv" ||
 		{ echo "smoke: no enters row for $row" >&2; fail=1; }
 done

@@ -14,8 +14,8 @@ PKGS=(
 	dpkg-dev patch
 	# guest
 	qemu-system-x86 dracut-core busybox
-	# benchmarks: the disk image, the charts
-	e2fsprogs gnuplot-nox
+	# benchmarks: the disk image, the charts, the peers (uutils cp, fio)
+	e2fsprogs gnuplot-nox rust-coreutils fio
 )
 
 missing=()
