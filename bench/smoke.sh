@@ -19,7 +19,7 @@ for row in copy_tmpfs,copychain copy_tmpfs,cp copy_tmpfs,uring_cc \
 	small_tmpfs,copychain_sync small_tmpfs,cp_sync small_tmpfs,uring_cc_sync \
 	small_tmpfs,uring_cp tiny_tmpfs,copychain tiny_tmpfs,cp tiny_tmpfs,uring_cc \
 	tiny_tmpfs,copychain_sync tiny_tmpfs,cp_sync tiny_tmpfs,uring_cc_sync \
-	tiny_tmpfs,uring_cp cat_tmpfs,catchain cat_tmpfs,cat cat_tmpfs,uring_cat; do
+	cat_tmpfs,catchain cat_tmpfs,cat cat_tmpfs,uring_cat; do
 	n=$(grep -c "^$row,1,seconds,[0-9.]*$" "$csv")
 	[ "$n" = 1 ] || { echo "smoke: $n time rows for $row" >&2; fail=1; }
 done
