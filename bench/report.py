@@ -5,7 +5,8 @@
 Usage: report.py BENCH.csv OUTDIR [VERSIONS.txt]
 
 Writes OUTDIR/table.md (the ratios, medians and spreads, the targets and
-whether they were met), OUTDIR/summary.csv (case,contender,metric,median,
+whether they were met), OUTDIR/headline.md (every case against every peer,
+one ratio a row: the README's table), OUTDIR/summary.csv (case,contender,metric,median,
 min,max,n) and, with gnuplot, OUTDIR/<case>.png. A ratio is the median of
 the per-round ratios (contenders of one round ran back to back), with the
 min..max of those ratios as its spread.
@@ -200,6 +201,63 @@ if scale:
 
 if versions and os.path.exists(versions):
     lines += ["## Versions", "", "```"] + open(versions).read().rstrip().split("\n") + ["```", ""]
+
+# ---- headline.md: every case against every peer, one ratio a row (the
+# README's table): iocoro's speed over the peer's, above 1 iocoro wins
+peer_names = {
+    "cp": "`cp` (coreutils)", "uu_cp": "uutils `cp`", "rsync": "`rsync -r`",
+    "uring_cc": "io_uring copier, same concurrency",
+    "uring_cp": "io_uring copier, serial (fsyncs)",
+    "uring_cp_ccdepth": "io_uring copier, serial, copychain's depth (fsyncs)",
+    "rw_loop": "`dd` read/write loop (fsyncs)",
+    "fio": "fio read + write, no copy (ceiling)",
+    "cp_sync": "`cp && sync`", "uring_cc_sync": "io_uring copier, same concurrency, `--sync`",
+    "cat": "`cat`", "uring_cat": "io_uring cat, same concurrency",
+    "pread": "`pread` loop, serial", "uring": "io_uring loop, same lookups in flight",
+    "loop": "QD1 loop, one enter a step", "link": "`IOSQE_IO_LINK` chain (decides nothing)",
+}
+head = ["| case | iocoro | peer | iocoro's speed vs peer |", "| --- | --- | --- | --- |"]
+if any(per_round("step", w, "steps_per_s") for w in step_who):
+    for w in ("loop", "link"):
+        r = ratio("step", "bpf", w, "steps_per_s", invert=True)
+        if r:
+            head.append("| dependent NOP steps | a coroutine, 1 enter a chain | %s | %s |" % (
+                peer_names[w], fmt_ratio(r)))
+
+
+def short_case(cas):
+    """1 GiB copy, ext4 cold; 10,000 x 4 KiB copy, tmpfs; ..."""
+    size = rows.get((cas, "all", "bytes"), {}).get("")
+    files = rows.get((cas, "all", "files"), {}).get("")
+    where = "tmpfs" if "tmpfs" in cas else "ext4, cold cache"
+    if cas.startswith("copy_") and size:
+        return "%.0f MiB copy, %s" % (size / 2**20, where)
+    if cas.startswith(("small_", "tiny_")) and files:
+        return "%s files x %s copy, %s" % (format(int(files), ","),
+                                           "4 KiB" if cas.startswith("small_") else "1 KiB", where)
+    if cas.startswith("cat_") and files:
+        return "%s files x 4 KiB read, %s" % (format(int(files), ","), where)
+    if cas.startswith("btree_"):
+        return "B+tree lookups, depth %s, %s" % (cas[-1], where)
+    return cas
+
+
+for cas, title, main, peers in timed_cases:
+    whos = {w for (c, w, m) in rows if c == cas and m == "seconds"}
+    if main not in whos:
+        continue
+    for w in [w for w in peer_names if w in whos] + sorted(whos - set(peer_names)):
+        if w in (main, main + "_sync"):
+            continue
+        serial_sync = w.endswith("_sync") or w in ("uring_cp", "uring_cp_ccdepth", "rw_loop")
+        mine = main + "_sync" if serial_sync else main
+        r = ratio(cas, mine, w) if mine in whos else None
+        if r:
+            head.append("| %s | %s | %s | %s |" % (
+                short_case(cas), "coroutine" if mine == "bpf" else mine.replace("_sync", " --sync"),
+                peer_names.get(w, w), fmt_ratio(r)))
+with open(os.path.join(outdir, "headline.md"), "w") as f:
+    f.write("\n".join(head) + "\n")
 
 with open(os.path.join(outdir, "table.md"), "w") as f:
     f.write("\n".join(lines))

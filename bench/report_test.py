@@ -41,6 +41,14 @@ with tempfile.TemporaryDirectory() as d:
         summ = {(r[0], r[1], r[2]): r[3:] for r in csv.reader(f)}
     if summ.get(("copy_tmpfs", "cp", "seconds")) != ["2", "1", "4", "3"]:
         errors.append("summary cp: %s" % summ.get(("copy_tmpfs", "cp", "seconds")))
+    with open(os.path.join(d, "headline.md")) as f:
+        head = f.read()
+    for want in ["| 100 MiB copy, tmpfs | copychain | `cp` (coreutils) | 2.00 (1.00..4.00) |",
+                 "| 100 MiB copy, tmpfs | copychain --sync | `cp && sync` | 1.50 (1.00..2.50) |",
+                 "| dependent NOP steps | a coroutine, 1 enter a chain | QD1 loop, one enter a step "
+                 "| 3.00 (3.00..3.00) |"]:
+        if want not in head:
+            errors.append("headline.md missing: " + want)
     if errors:
         print(out)
         print("\n".join(errors))

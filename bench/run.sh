@@ -108,7 +108,7 @@ sed "1,/^$marker\$/d" "$out" > "$run/bench.csv"
 python3 "$root/bench/report.py" "$run/bench.csv" "$run" "$run/versions.txt"
 if [ "$save" = 1 ]; then
 	mkdir -p "$root/bench/results"
-	cp "$run"/{bench.csv,table.md,summary.csv,versions.txt} "$root/bench/results/"
+	cp "$run"/{bench.csv,table.md,headline.md,summary.csv,versions.txt} "$root/bench/results/"
 	cp "$run"/*.png "$root/bench/results/" 2>/dev/null || true
 	echo "$prog: saved to bench/results/"
 fi
