@@ -53,26 +53,31 @@ static __always_inline int cat_read(struct io_uring_step_ctx *ctx,
 	return iocoro_then(ctx, &sqe, &st->step, CAT_READ_DONE);
 }
 
+/* the buffer of read st->next is written out (user space's count) */
+static __always_inline int cat_buf_free(struct catchain_state *st)
+{
+	return st->next - *(volatile __u32 *)&st->released < CAT_NBUFS;
+}
+
 /*
- * Take a credit first: a semaphore read of the slot's eventfd, linked
- * before the read, waits until user space has written out the buffer the
- * read is about to fill (if it fails, the read is cancelled: the step
- * sees -ECANCELED)
+ * The next read once its buffer is free; else wait for user space to
+ * write it out, on the slot's eventfd (catchain.h: the flag, a full
+ * barrier, a second look; user space: the count, a barrier, the flag)
  */
-static __always_inline int cat_credit_read(struct io_uring_step_ctx *ctx,
-					   struct catchain_state *st)
+static __always_inline int cat_next(struct io_uring_step_ctx *ctx,
+				    struct catchain_state *st)
 {
 	struct io_uring_sqe sqe;
-	long ret;
 
+	if (cat_buf_free(st))
+		return cat_read(ctx, st);
+	__sync_fetch_and_add(&st->waiting, 1);
+	if (cat_buf_free(st)) {
+		st->waiting = 0;
+		return cat_read(ctx, st);
+	}
 	io_uring_prep_read(&sqe, st->credit_fd, (void *)st->scratch, 8, 0);
-	sqe.user_data = iocoro_ud(IOCORO_UD_OP, iocoro_self(ctx),
-				  iocoro_id(ctx));
-	sqe.flags = IOSQE_IO_LINK | IOSQE_CQE_SKIP_SUCCESS;
-	ret = bpf_io_uring_queue_sqe(ctx, &sqe, sizeof(sqe));
-	if (ret)
-		return cat_fail(ctx, st, CAT_OP_READ, (__s32)ret);
-	return cat_read(ctx, st);
+	return iocoro_then(ctx, &sqe, &st->step, CAT_CREDIT_DONE);
 }
 
 /* a buffer is full: post it, go on with the next */
@@ -91,10 +96,10 @@ static __always_inline int cat_data(struct io_uring_step_ctx *ctx,
 		return cat_fail(ctx, st, CAT_OP_READ, (__s32)ret);
 	st->bytes += (__u32)res;
 	st->next++;
-	return cat_credit_read(ctx, st);
+	return cat_next(ctx, st);
 }
 
-IOCORO_COROUTINE(catchain, cat_states, struct catchain_state)
+IOCORO_COROUTINE(catchain, &cat_states, struct catchain_state)
 {
 	/* the result of the operation the previous step queued */
 	__s32 res = iocoro_ctx_prev_res(ctx);
@@ -121,6 +126,12 @@ IOCORO_COROUTINE(catchain, cat_states, struct catchain_state)
 		if (res < 0)
 			return cat_fail(ctx, st, CAT_OP_CLOSE, res);
 		return iocoro_finish(ctx, st->error);
+	case CAT_CREDIT_DONE:
+		if (res < 0)
+			return cat_fail(ctx, st, CAT_OP_READ, res);
+		st->waits++;
+		st->waiting = 0;
+		return cat_next(ctx, st);
 	}
 	return iocoro_finish(ctx, -EINVAL);
 }

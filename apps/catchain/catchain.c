@@ -35,7 +35,7 @@
 #include "cksum_crc.h"
 
 #define CATCHAIN_VERSION	"0.1"
-/* user_data of the credit writes (their CQEs come only on failure) */
+/* user_data of the wake writes (their CQEs come only on failure) */
 #define CAT_UD_CREDIT	(CAT_UD_MAGIC << 48 | 1ULL << 40)
 #define CAT_IOV		1024
 
@@ -61,16 +61,17 @@ struct cat_slot {
 	int credit_fd;
 	uint32_t first;		/* next buffer to write out */
 	uint32_t ready;		/* filled buffers from first on */
-	uint32_t owed;		/* written out, credit not yet given */
+	uint32_t woken;		/* state.released at the last wake */
 	uint32_t len[CAT_NBUFS];
 	char *bufs;
-	uint64_t scratch;	/* where the credit reads land */
+	uint64_t scratch;	/* where the eventfd reads land */
 };
 
 struct cat_stats {
 	uint64_t files;
 	uint64_t bytes;
 	uint64_t steps;
+	uint64_t waits;		/* of the steps, wakes after a buffer wait */
 	uint64_t enters;	/* io_uring_enter() calls made */
 };
 
@@ -95,10 +96,8 @@ struct cat_batch {
 	int n;
 };
 
-/* the values credit writes add to an eventfd: never freed or changed */
-static const uint64_t credit_values[CAT_NBUFS + 1] = {
-	0, 1, 2, 3, 4, 5, 6, 7, 8,
-};
+/* what a wake writes to an eventfd: never freed or changed */
+static const uint64_t wake_value = 1;
 
 /* ---- setup ---- */
 
@@ -150,7 +149,7 @@ static int engine_map_states(struct cat_engine *e)
 			       &e->states_size);
 }
 
-/* the slots: an eventfd of CAT_NBUFS - 1 credits and buffers each */
+/* the slots: an eventfd to wait on and buffers each */
 static int engine_slots(struct cat_engine *e, const struct cat_opts *o)
 {
 	size_t per = (size_t)CAT_NBUFS * o->chunk;
@@ -168,7 +167,7 @@ static int engine_slots(struct cat_engine *e, const struct cat_opts *o)
 
 		s->file = -1;
 		s->bufs = e->mem + per * i;
-		s->credit_fd = eventfd(CAT_NBUFS - 1, EFD_SEMAPHORE | EFD_CLOEXEC);
+		s->credit_fd = eventfd(0, EFD_CLOEXEC);
 		if (s->credit_fd < 0)
 			return -errno;
 		e->nslots++;
@@ -236,6 +235,7 @@ static int start_file(struct cat_engine *e, struct cat_file *f, int idx,
 	s->file = idx;
 	s->first = 0;
 	s->ready = 0;
+	s->woken = 0;
 	f->slot = slot;
 	f->state = CAT_F_RUNNING;
 	iocoro_prep_start(sqe, (unsigned int)e->prog, (uint32_t)slot);
@@ -265,25 +265,34 @@ static int start_files(struct cat_engine *e, struct cat_file *files,
 	return 0;
 }
 
-/* give the slots the credits of the buffers written out */
-static int give_credits(struct cat_engine *e)
+/*
+ * Wake the coroutines that wait for buffers written out since their last
+ * wake. The counts (state.released) are stored already: the barrier
+ * orders them before the look at state.waiting (catchain.h).
+ */
+static int wake_slots(struct cat_engine *e)
 {
 	struct io_uring_sqe *sqe;
 	unsigned int i;
 
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	for (i = 0; i < e->nslots; i++) {
+		struct catchain_state *st = &e->states[i];
 		struct cat_slot *s = &e->slots[i];
+		uint32_t released = __atomic_load_n(&st->released,
+						     __ATOMIC_RELAXED);
 
-		if (!s->owed)
+		if (s->file < 0 || released == s->woken ||
+		    !__atomic_load_n(&st->waiting, __ATOMIC_RELAXED))
 			continue;
 		sqe = get_sqe(e);
 		if (!sqe)
 			return -EBUSY;
-		io_uring_prep_write(sqe, s->credit_fd, &credit_values[s->owed],
-				    sizeof(uint64_t), 0);
+		io_uring_prep_write(sqe, s->credit_fd, &wake_value,
+				    sizeof(wake_value), 0);
 		io_uring_sqe_set_data64(sqe, CAT_UD_CREDIT | i);
 		io_uring_sqe_set_flags(sqe, IOSQE_CQE_SKIP_SUCCESS);
-		s->owed = 0;
+		s->woken = released;
 	}
 	return 0;
 }
@@ -319,6 +328,7 @@ static int handle_cqe(struct cat_engine *e, struct cat_file *files,
 	files[e->slots[done.id].file].state = CAT_F_ENDED;
 	files[e->slots[done.id].file].res = done.res;
 	e->stats.steps += e->states[done.id].steps;
+	e->stats.waits += e->states[done.id].waits;
 	return 0;
 }
 
@@ -377,8 +387,10 @@ static int flush_batch(struct cat_engine *e, struct cat_batch *b, int cksum)
 
 	if (!cksum)
 		ret = write_all(b->iov, b->n);
+	/* the buffers are free: their coroutines may fill them again */
 	for (i = 0; i < b->n; i++)
-		e->slots[b->iov_slot[i]].owed++;
+		__atomic_fetch_add(&e->states[b->iov_slot[i]].released, 1,
+				   __ATOMIC_RELAXED);
 	b->n = 0;
 	return ret;
 }
@@ -535,7 +547,7 @@ static int run(struct cat_engine *e, struct cat_run *r)
 			return 0;
 		ret = start_files(e, r->files, r->nfiles, &r->next, r->o->chunk);
 		if (!ret)
-			ret = give_credits(e);
+			ret = wake_slots(e);
 		if (!ret)
 			ret = submit_and_reap(e, r->files);
 		if (ret < 0) {
@@ -550,8 +562,9 @@ static int run(struct cat_engine *e, struct cat_run *r)
 static void print_stats(const struct cat_stats *s)
 {
 	fprintf(stderr, "catchain: %" PRIu64 " file%s, %" PRIu64 " bytes, %" PRIu64
-		" steps, %" PRIu64 " io_uring_enter calls\n", s->files,
-		s->files == 1 ? "" : "s", s->bytes, s->steps, s->enters);
+		" steps, %" PRIu64 " waits, %" PRIu64 " io_uring_enter calls\n",
+		s->files, s->files == 1 ? "" : "s", s->bytes, s->steps, s->waits,
+		s->enters);
 }
 
 /* the operands as files; none: stdin */

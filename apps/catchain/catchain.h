@@ -5,7 +5,9 @@
  *
  *   START -> OPENAT(path) -> OPEN_DONE -> READ(buf 0) -> READ_DONE
  *   READ_DONE, n > 0: emit a DATA CQE (buffer, n), then
- *                     READ(credit eventfd) -link-> READ(next buf) -> READ_DONE
+ *                     the next buffer free: READ(next buf) -> READ_DONE
+ *                     else: READ(credit eventfd) -> CREDIT_DONE
+ *   CREDIT_DONE: as READ_DONE after its emit (look at the buffer again)
  *   READ_DONE, n == 0 or an error: CLOSE(fd) -> CLOSE_DONE: finish
  *
  * Every arrow into a *_DONE step is a hard link: the step runs after the
@@ -21,19 +23,24 @@
  * and keeps those of the files behind it until they are the head: the
  * output is cat's, whatever order the files complete in.
  *
- * Back pressure is a credit eventfd per slot (EFD_SEMAPHORE): before
- * every read but the first, the coroutine reads the eventfd, linked
- * (IOSQE_IO_LINK) before the file read. A semaphore read takes one
- * credit, or waits in the kernel (io_uring's poll) until there is one.
- * The eventfd starts at CAT_NBUFS - 1 (the first read needs none: all
- * buffers are free); user space gives one credit back per buffer it has
- * written out, as an IORING_OP_WRITE of the count to the eventfd that
- * goes with its next io_uring_enter(). So the coroutine never refills a
- * buffer that is not written yet, and a file behind the head stops after
- * CAT_NBUFS buffers, waiting in the kernel, not in user space. The first
- * read takes no credit and the last (end of file or error) fills no
- * buffer, so the count is CAT_NBUFS - 1 again once the file is written
- * out, and the slot goes on with the next file.
+ * Back pressure. The state is in a BPF_F_MMAPABLE map that user space
+ * maps: user space counts the buffers it has written out in
+ * state.released, and read k may fill its buffer once k - released <
+ * CAT_NBUFS. The coroutine looks before every read; with the buffer free
+ * (the usual case: the output keeps up) the read goes at once, costing
+ * nothing more. Without it, the coroutine waits in the kernel on the
+ * slot's eventfd (a read of it, io_uring's poll):
+ *
+ *   coroutine: waiting = 1 (an atomic add: a full barrier), look at
+ *              released again, free: waiting = 0, read; else READ(eventfd)
+ *   user:      released += n, a full barrier, waiting? write 1 to the
+ *              eventfd (an IORING_OP_WRITE with its next io_uring_enter())
+ *
+ * One of the two sees the other's store, so a wait always has a wake. A
+ * wake may be stale (an eventfd count left from a look that found the
+ * buffer free): CREDIT_DONE looks again and waits again if it must. So
+ * the coroutine never refills a buffer that is not written yet, and a
+ * file behind the head stops after CAT_NBUFS buffers, in the kernel.
  *
  * The end (iocoro_finish) is 0, or the first error (open, read or close:
  * -errno); state.steps counts the program runs, state.bytes the data.
@@ -48,6 +55,7 @@ enum catchain_step {
 	CAT_OPEN_DONE,	/* prev_res: the fd, or the open's error */
 	CAT_READ_DONE,	/* prev_res: bytes read (0: end of file) or error */
 	CAT_CLOSE_DONE,	/* prev_res: the close's result */
+	CAT_CREDIT_DONE,	/* prev_res: the eventfd read's (a wake) */
 };
 
 /* the operation that failed (catchain_state.failed_op) */
@@ -64,7 +72,8 @@ enum catchain_op {
 /* buffers per slot: a file runs at most this far ahead of the output */
 #define CAT_NBUFS	8
 
-/* step runs of a file of @chunks data reads that goes well */
+/* step runs of a file of @chunks data reads that goes well and never
+ * waits for a buffer (each wait adds one or more CREDIT_DONE runs) */
 #define CAT_STEPS(chunks) ((__u64)(chunks) + 4)
 
 /*
@@ -78,13 +87,16 @@ enum catchain_op {
 #define CAT_UD_SLOT(ud)		((__u32)((ud) >> 8) & 0xffffff)
 #define CAT_UD_BUF(ud)		((__u32)(ud) & 0xff)
 
-/* one slot of cat_states; user space writes it only while it is idle */
+/*
+ * one slot of cat_states; user space writes it only while it is idle,
+ * but for released (and reads waiting) while its coroutine runs
+ */
 struct catchain_state {
 	__u32 step;		/* enum catchain_step */
 	__s32 fd;		/* the open file */
 	__u64 path;		/* user address of the NUL-terminated path */
 	__u64 bufs;		/* user address of CAT_NBUFS * chunk bytes */
-	__u64 scratch;		/* 8 bytes the credit reads land in */
+	__u64 scratch;		/* 8 bytes the eventfd reads land in */
 	__s32 credit_fd;	/* the slot's eventfd */
 	__u32 chunk;		/* bytes per buffer and read */
 	__u32 next;		/* reads done so far (next buffer: % NBUFS) */
@@ -92,6 +104,10 @@ struct catchain_state {
 	__u64 bytes;		/* data read */
 	__u32 failed_op;	/* enum catchain_op */
 	__s32 error;		/* its result (-errno) */
+	__u32 released;		/* buffers user space has written out */
+	__u32 waiting;		/* nonzero: waiting on credit_fd for released */
+	__u32 waits;		/* of the steps, CREDIT_DONE's (woken) */
+	__u32 pad;
 };
 
 #endif /* CATCHAIN_H */

@@ -10,9 +10,11 @@
  *   host     on the host kernel: without the series one line of
  *            iocoro_strerror()'s words, exit 1, no output (host)
  *   sizes    files of 0, 1, chunk-1, chunk, chunk+1, sizes that are no
- *            multiple of the chunk, many chunks per file (the credit
- *            eventfd's waits), several --chunk and --jobs values; --stats'
- *            steps
+ *            multiple of the chunk, many chunks per file, several
+ *            --chunk and --jobs values; --stats' steps
+ *   waits    files behind the head wait for their buffers in the kernel
+ *            (the eventfd path of catchain.h's back pressure), output
+ *            still cat's
  *   many     500 small files of random sizes in one invocation (more than
  *            --jobs), with a missing file and a directory among them;
  *            --stats' count of io_uring_enter calls against strace's
@@ -378,7 +380,7 @@ static const struct how to_file = { .out = OUT_FILE };
 
 /* --stats' numbers */
 struct stats {
-	unsigned long long files, bytes, steps, enters;
+	unsigned long long files, bytes, steps, waits, enters;
 };
 
 static void parse_stats(const struct result *r, struct stats *s)
@@ -391,11 +393,14 @@ static void parse_stats(const struct result *r, struct stats *s)
 		p = strstr(p + 1, "catchain: ");
 	}
 	CHECK(last);
-	if (sscanf(last, "catchain: %llu file%*[s], %llu bytes, %llu steps, %llu io_uring_enter calls",
-		   &s->files, &s->bytes, &s->steps, &s->enters) != 4 &&
-	    sscanf(last, "catchain: %llu file, %llu bytes, %llu steps, %llu io_uring_enter calls",
-		   &s->files, &s->bytes, &s->steps, &s->enters) != 4)
+	if (sscanf(last, "catchain: %llu file%*[s], %llu bytes, %llu steps, %llu waits, %llu io_uring_enter calls",
+		   &s->files, &s->bytes, &s->steps, &s->waits, &s->enters) != 5 &&
+	    sscanf(last, "catchain: %llu file, %llu bytes, %llu steps, %llu waits, %llu io_uring_enter calls",
+		   &s->files, &s->bytes, &s->steps, &s->waits, &s->enters) != 5)
 		FAIL("no --stats line in '%s'", r->err);
+	/* the steps of the reads and ends, without the wakes */
+	CHECK(s->waits <= s->steps);
+	s->steps -= s->waits;
 }
 
 /* steps of a file of @size bytes that is read in chunks of @chunk */
@@ -409,9 +414,9 @@ static unsigned long long steps_of(size_t size, size_t chunk)
 /*
  * Sizes around the chunk (4 KiB here, so that they stay small; and the
  * default 128 KiB once), no multiple of it, more chunks than a slot has
- * buffers (so that the coroutine waits for credits): all at once, then
+ * buffers (so that the coroutine may wait for them): all at once, then
  * twice over with one job (16 KiB chunks), then the empty and the 1-byte file alone. --stats
- * counts chunks + 4 steps a file.
+ * counts chunks + 4 steps a file, and the wakes after waits apart.
  */
 IOCORO_CASE(sizes)
 {
@@ -456,6 +461,40 @@ IOCORO_CASE(sizes)
 		CHECK_EQ(s.steps, steps_of(sizes[i], CHUNK));
 	}
 	for (i = 0; i < n; i++)
+		free(names[i]);
+}
+
+/*
+ * Back pressure: files of 256 chunks, 4 at once; the three behind the
+ * head fill their 8 buffers long before the head is written out, so they
+ * wait in the kernel (the waits counted apart from the steps), and the
+ * output is still cat's.
+ */
+IOCORO_CASE(waits)
+{
+	static const char *const opts[] = { "--stats", "--chunk", "4096",
+					     "--jobs", "4", NULL };
+	unsigned long long steps = 0;
+	char *names[4], name[32];
+	struct result r;
+	struct stats s;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "wait-%d", i);
+		names[i] = path_in(name);
+		gen_file(names[i], 256 * 4096, 0644);
+		steps += steps_of(256 * 4096, 4096);
+	}
+	same_as("cat", opts, names, 4, &to_file, &r);
+	parse_stats(&r, &s);
+	printf("waits: %llu steps, %llu waits\n", s.steps, s.waits);
+	CHECK_EQ(s.files, 4);
+	CHECK_EQ(s.steps, steps);
+	if (!s.waits)
+		FAIL("no coroutine waited for a buffer: the back pressure "
+		     "path did not run");
+	for (i = 0; i < 4; i++)
 		free(names[i]);
 }
 
