@@ -277,7 +277,7 @@ static __always_inline long cc_fork(struct io_uring_step_ctx *ctx,
 	return cc_wrapup(ctx, f);
 }
 
-IOCORO_COROUTINE(copychain, cc_files, struct copychain_file)
+IOCORO_COROUTINE(copychain, &cc_files, struct copychain_file)
 {
 	/* the result of the operation the previous step queued */
 	__s32 res = iocoro_ctx_prev_res(ctx);

@@ -21,7 +21,7 @@ struct {
  * after each NOP (its result is 0 and its user_data is the NOP's), then
  * the next NOP, or the end of the coroutine after N of them.
  */
-IOCORO_COROUTINE(step, step_states, struct step_state)
+IOCORO_COROUTINE(step, &step_states, struct step_state)
 {
 	struct io_uring_sqe sqe;
 	long ret;

@@ -17,7 +17,7 @@ struct {
 	__type(value, struct orc_state);
 } orc_states SEC(".maps");
 
-IOCORO_COROUTINE(orc, orc_states, struct orc_state)
+IOCORO_COROUTINE(orc, &orc_states, struct orc_state)
 {
 	/* the result of the operation the previous step queued */
 	__s32 res = iocoro_ctx_prev_res(ctx);

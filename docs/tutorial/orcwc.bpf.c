@@ -51,7 +51,7 @@ static __always_inline __u32 count_lines(__u64 ubuf, __u32 len)
 	return c.lines;
 }
 
-IOCORO_COROUTINE_SLEEPABLE(orcwc, orcwc_states, struct orcwc_state)
+IOCORO_COROUTINE_SLEEPABLE(orcwc, &orcwc_states, struct orcwc_state)
 {
 	__s32 res = iocoro_ctx_prev_res(ctx);
 	struct io_uring_sqe sqe;

@@ -67,6 +67,11 @@ struct iocoro {
 	unsigned int features;
 	/* IOCORO_F_* */
 	unsigned int flags;
+	/*
+	 * zero: room for later fields without changing the size the
+	 * application allocates (liburing's struct io_uring keeps pads too)
+	 */
+	unsigned int resv[4];
 };
 
 /*

@@ -265,7 +265,7 @@ int bpf_side_finish(struct io_uring_step_ctx *ctx, __s32 res)
 /* a state-machine coroutine as an application writes one */
 static struct side_state side_states[4];
 
-IOCORO_COROUTINE(side_coro, side_states, struct side_state)
+IOCORO_COROUTINE(side_coro, &side_states, struct side_state)
 {
 	struct io_uring_sqe sqe;
 

@@ -31,7 +31,7 @@ static void *bpf_map_lookup_elem(void *map, const void *key)
 
 static struct dbg_state dbg_states[4];
 
-IOCORO_COROUTINE(dbg_coro, dbg_states, struct dbg_state)
+IOCORO_COROUTINE(dbg_coro, &dbg_states, struct dbg_state)
 {
 	struct io_uring_sqe sqe;
 

@@ -70,7 +70,7 @@ int lookalike(void *ctx)
 
 enum { CO_OPEN, CO_READ, CO_DONE };
 
-IOCORO_COROUTINE(coro, states, struct co_state)
+IOCORO_COROUTINE(coro, &states, struct co_state)
 {
 	struct io_uring_sqe sqe;
 

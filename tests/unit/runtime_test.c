@@ -82,6 +82,9 @@ static void test_init_ok(void **state)
 	assert_int_equal(co.budget, 0);
 	assert_int_equal(co.flags, IOCORO_F_PROBED);
 	assert_true(co.features & IORING_FEAT_NODROP);
+	/* the room kept for later fields starts zeroed */
+	for (unsigned int i = 0; i < sizeof(co.resv) / sizeof(co.resv[0]); i++)
+		assert_int_equal(co.resv[i], 0);
 	assert_int_equal(fk.nr_exit, 0);
 }
 

@@ -22,7 +22,7 @@
  *           __type(value, struct cat_state);
  *   } states SEC(".maps");
  *
- *   IOCORO_COROUTINE(cat, states, struct cat_state)
+ *   IOCORO_COROUTINE(cat, &states, struct cat_state)
  *   {
  *           struct io_uring_sqe sqe;
  *
@@ -146,8 +146,8 @@ IOCORO_INLINE __u32 iocoro_self(const struct io_uring_step_ctx *ctx)
  * coroutine (give it its own id and state slot) without an operation.
  * Returns 0 or the helper's error (-EBUSY, -ELOOP as iocoro_await()).
  */
-IOCORO_INLINE long iocoro_spawn(struct io_uring_step_ctx *ctx, __u32 prog,
-				__u32 id)
+IOCORO_INLINE int iocoro_spawn(struct io_uring_step_ctx *ctx, __u32 prog,
+			       __u32 id)
 {
 	struct io_uring_sqe step;
 
@@ -159,11 +159,11 @@ IOCORO_INLINE long iocoro_spawn(struct io_uring_step_ctx *ctx, __u32 prog,
 	ret = bpf_io_uring_queue_sqe(ctx, &step, sizeof(step));
 	if (!ret)
 		iocoro_acted();
-	return ret;
+	return (int)ret;
 }
 
 /* iocoro_spawn() of this coroutine: its next step runs program @prog */
-IOCORO_INLINE long iocoro_next(struct io_uring_step_ctx *ctx, __u32 prog)
+IOCORO_INLINE int iocoro_next(struct io_uring_step_ctx *ctx, __u32 prog)
 {
 	return iocoro_spawn(ctx, prog, iocoro_id(ctx));
 }
@@ -182,9 +182,9 @@ IOCORO_INLINE long iocoro_next(struct io_uring_step_ctx *ctx, __u32 prog)
  * that error from the program: the coroutine then ends with it. Nothing
  * was queued then.
  */
-IOCORO_INLINE long iocoro_await_as(struct io_uring_step_ctx *ctx,
-				   struct io_uring_sqe *sqe, __u32 prog,
-				   __u32 id)
+IOCORO_INLINE int iocoro_await_as(struct io_uring_step_ctx *ctx,
+				  struct io_uring_sqe *sqe, __u32 prog,
+				  __u32 id)
 {
 	long ret;
 
@@ -193,19 +193,19 @@ IOCORO_INLINE long iocoro_await_as(struct io_uring_step_ctx *ctx,
 	ret = bpf_io_uring_queue_sqe_cont(ctx, sqe, sizeof(*sqe), prog);
 	if (!ret)
 		iocoro_acted();
-	return ret;
+	return (int)ret;
 }
 
 /* iocoro_await_as() of this coroutine, continued by program @prog */
-IOCORO_INLINE long iocoro_await_prog(struct io_uring_step_ctx *ctx,
-				     struct io_uring_sqe *sqe, __u32 prog)
+IOCORO_INLINE int iocoro_await_prog(struct io_uring_step_ctx *ctx,
+				    struct io_uring_sqe *sqe, __u32 prog)
 {
 	return iocoro_await_as(ctx, sqe, prog, iocoro_id(ctx));
 }
 
 /* iocoro_await_prog() with this program as the next step */
-IOCORO_INLINE long iocoro_await(struct io_uring_step_ctx *ctx,
-				struct io_uring_sqe *sqe)
+IOCORO_INLINE int iocoro_await(struct io_uring_step_ctx *ctx,
+			       struct io_uring_sqe *sqe)
 {
 	return iocoro_await_prog(ctx, sqe, iocoro_self(ctx));
 }
@@ -215,9 +215,9 @@ IOCORO_INLINE long iocoro_await(struct io_uring_step_ctx *ctx,
  * (stored in *@step, a field of the coroutine's state), then await @sqe.
  * Returns what iocoro_await() returns: return it from the program.
  */
-IOCORO_INLINE long iocoro_then(struct io_uring_step_ctx *ctx,
-			       struct io_uring_sqe *sqe, __u32 *step,
-			       __u32 next)
+IOCORO_INLINE int iocoro_then(struct io_uring_step_ctx *ctx,
+			      struct io_uring_sqe *sqe, __u32 *step,
+			      __u32 next)
 {
 	*step = next;
 	return iocoro_await(ctx, sqe);
@@ -254,7 +254,8 @@ IOCORO_INLINE int iocoro_leave(struct io_uring_step_ctx *ctx)
 
 /*
  * Define a coroutine program @name in SEC("iouring") whose state is the
- * value of type @type in map @map at the coroutine's id. The body that
+ * value of type @type in map @map (a pointer, as iocoro_state() and the
+ * map helpers take it: &states) at the coroutine's id. The body that
  * follows sees `struct io_uring_step_ctx *ctx` and `@type *st` (never
  * NULL: a coroutine without a slot ends with -ENOENT) and returns the
  * program's result, usually from iocoro_then() or iocoro_finish().
@@ -265,7 +266,7 @@ IOCORO_INLINE int iocoro_leave(struct io_uring_step_ctx *ctx)
 	name##_step(struct io_uring_step_ctx *ctx, type *st);                \
 	SEC(sec) int name(struct io_uring_step_ctx *ctx)                     \
 	{                                                                   \
-		type *st = iocoro_state(&(map), ctx);                       \
+		type *st = iocoro_state(map, ctx);                          \
 		int iocoro__ret;                                            \
 		IOCORO__DEBUG_BEGIN;                                        \
                                                                             \

@@ -24,7 +24,7 @@ struct {
 	__type(value, struct cl_state);
 } cl_states SEC(".maps");
 
-IOCORO_COROUTINE(double_it, cl_states, struct cl_state)
+IOCORO_COROUTINE(double_it, &cl_states, struct cl_state)
 {
 	struct io_uring_sqe sqe;
 
@@ -37,7 +37,7 @@ IOCORO_COROUTINE(double_it, cl_states, struct cl_state)
 	return iocoro_finish(ctx, (int)st->in + 1);
 }
 
-IOCORO_COROUTINE(ticker, cl_states, struct cl_state)
+IOCORO_COROUTINE(ticker, &cl_states, struct cl_state)
 {
 	struct io_uring_sqe sqe;
 
@@ -53,7 +53,7 @@ IOCORO_COROUTINE(ticker, cl_states, struct cl_state)
 	return (int)iocoro_await(ctx, &sqe);
 }
 
-IOCORO_COROUTINE(sleeper, cl_states, struct cl_state)
+IOCORO_COROUTINE(sleeper, &cl_states, struct cl_state)
 {
 	struct io_uring_sqe sqe;
 

@@ -34,12 +34,12 @@ static __always_inline int dbg_body(struct io_uring_step_ctx *ctx,
 	return iocoro_finish(ctx, 5);
 }
 
-IOCORO_COROUTINE(dbg, dbg_states, struct dbg_g_state)
+IOCORO_COROUTINE(dbg, &dbg_states, struct dbg_g_state)
 {
 	return dbg_body(ctx, st);
 }
 
-IOCORO_COROUTINE_SLEEPABLE(dbg_s, dbg_states, struct dbg_g_state)
+IOCORO_COROUTINE_SLEEPABLE(dbg_s, &dbg_states, struct dbg_g_state)
 {
 	return dbg_body(ctx, st);
 }

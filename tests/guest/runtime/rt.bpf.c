@@ -39,7 +39,7 @@ static __always_inline void record_prev(struct io_uring_step_ctx *ctx,
 	st->prev_user_data = iocoro_ctx_prev_user_data(ctx);
 }
 
-IOCORO_COROUTINE(two_step, states, struct rt_state)
+IOCORO_COROUTINE(two_step, &states, struct rt_state)
 {
 	st->runs++;
 	switch (st->step) {
@@ -52,7 +52,7 @@ IOCORO_COROUTINE(two_step, states, struct rt_state)
 	return iocoro_finish(ctx, -EINVAL);
 }
 
-IOCORO_COROUTINE_SLEEPABLE(peek, states, struct rt_state)
+IOCORO_COROUTINE_SLEEPABLE(peek, &states, struct rt_state)
 {
 	__u64 v = 0;
 	long ret;
