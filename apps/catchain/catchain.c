@@ -34,7 +34,7 @@
 #include "catchain_opts.h"
 #include "cksum_crc.h"
 
-#define CATCHAIN_VERSION	"0.1"
+#define CATCHAIN_VERSION	"0.2"
 /* user_data of the wake writes (their CQEs come only on failure) */
 #define CAT_UD_CREDIT	(CAT_UD_MAGIC << 48 | 1ULL << 40)
 #define CAT_IOV		1024
