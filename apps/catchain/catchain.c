@@ -33,6 +33,7 @@
 #include "catchain.skel.h"
 #include "catchain_opts.h"
 #include "cksum_crc.h"
+#include "cat_write.h"
 
 #define CATCHAIN_VERSION	"0.2"
 /* user_data of the wake writes (their CQEs come only on failure) */
@@ -355,38 +356,13 @@ static int submit_and_reap(struct cat_engine *e, struct cat_file *files)
 
 /* ---- output ---- */
 
-/* write all of @iov out; 0 or -errno */
-static int write_all(struct iovec *iov, int n)
-{
-	ssize_t done;
-
-	while (n > 0) {
-		done = writev(STDOUT_FILENO, iov, n > IOV_MAX ? IOV_MAX : n);
-		if (done < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		while (n > 0 && (size_t)done >= iov->iov_len) {
-			done -= (ssize_t)iov->iov_len;
-			iov++;
-			n--;
-		}
-		if (n > 0) {
-			iov->iov_base = (char *)iov->iov_base + done;
-			iov->iov_len -= (size_t)done;
-		}
-	}
-	return 0;
-}
-
 /* write the batch out and hand its buffers back to their slots */
 static int flush_batch(struct cat_engine *e, struct cat_batch *b, int cksum)
 {
 	int i, ret = 0;
 
 	if (!cksum)
-		ret = write_all(b->iov, b->n);
+		ret = cat_write_all(b->iov, b->n);
 	/* the buffers are free: their coroutines may fill them again */
 	for (i = 0; i < b->n; i++)
 		__atomic_fetch_add(&e->states[b->iov_slot[i]].released, 1,
@@ -449,7 +425,7 @@ static int copy_stdin(struct cat_engine *e, struct cat_file *f, int cksum,
 		}
 		iov.iov_base = buf;
 		iov.iov_len = (size_t)n;
-		ret = write_all(&iov, 1);
+		ret = cat_write_all(&iov, 1);
 		if (ret < 0)
 			break;
 	}

@@ -38,6 +38,7 @@
 
 #include "catchain.h"
 #include "catchain_opts.h"
+#include "cat_write.h"
 
 /* buffers gathered for one writev(), as catchain's */
 #define CAT_IOV		1024
@@ -268,38 +269,13 @@ static int submit_and_reap(struct ucat *u)
 
 /* ---- output ---- */
 
-/* write all of @iov out; 0 or -errno */
-static int write_all(struct iovec *iov, int n)
-{
-	ssize_t done;
-
-	while (n > 0) {
-		done = writev(STDOUT_FILENO, iov, n > IOV_MAX ? IOV_MAX : n);
-		if (done < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		while (n > 0 && (size_t)done >= iov->iov_len) {
-			done -= (ssize_t)iov->iov_len;
-			iov++;
-			n--;
-		}
-		if (n > 0) {
-			iov->iov_base = (char *)iov->iov_base + done;
-			iov->iov_len -= (size_t)done;
-		}
-	}
-	return 0;
-}
-
 /* write the batch out; its buffers are free: the stalled reads go on */
 static int flush_batch(struct ucat *u)
 {
 	struct batch *b = &u->batch;
 	int i, ret;
 
-	ret = write_all(b->iov, b->n);
+	ret = cat_write_all(b->iov, b->n);
 	for (i = 0; i < b->n; i++) {
 		unsigned int k = (unsigned int)b->iov_slot[i];
 		struct slot *s = &u->slots[k];

@@ -127,6 +127,21 @@ static int iowq_workers(void)
 	return n;
 }
 
+/* one io_uring read (or write) of the whole file at 0, done in full */
+static void uring_whole(struct io_uring *ring, int write, int fd, void *buf)
+{
+	struct io_uring_cqe *cqe;
+
+	if (write)
+		io_uring_prep_write(uring_sqe(ring), fd, buf, FSIZE, 0);
+	else
+		io_uring_prep_read(uring_sqe(ring), fd, buf, FSIZE, 0);
+	uring_submit(ring, 1);
+	CHECK_RET(io_uring_wait_cqe(ring, &cqe));
+	CHECK_EQ(cqe->res, (int)FSIZE);
+	io_uring_cqe_seen(ring, cqe);
+}
+
 IOCORO_CASE(cached)
 {
 	unsigned char buf[FSIZE];
@@ -251,7 +266,6 @@ static void page_out(int fd)
 
 IOCORO_CASE_OPTS(swapped, .serial = true, .timeout = 120)
 {
-	struct io_uring_cqe *cqe;
 	struct io_uring ring;
 	unsigned char buf[FSIZE];
 	cpu_set_t cpus;
@@ -288,11 +302,7 @@ IOCORO_CASE_OPTS(swapped, .serial = true, .timeout = 120)
 	page_out(fd);
 	memset(buf, 0, sizeof(buf));
 	uring_init(&ring, 4, 0);
-	io_uring_prep_read(uring_sqe(&ring), fd, buf, FSIZE, 0);
-	uring_submit(&ring, 1);
-	CHECK_RET(io_uring_wait_cqe(&ring, &cqe));
-	CHECK_EQ(cqe->res, (int)FSIZE);
-	io_uring_cqe_seen(&ring, cqe);
+	uring_whole(&ring, 0, fd, buf);
 	check_pat(buf, 0, FSIZE);
 	if (!iowq_workers())
 		FAIL("the read of paged-out pages completed inline: either "
@@ -327,7 +337,6 @@ IOCORO_CASE(write)
 
 IOCORO_CASE(uring_inline)
 {
-	struct io_uring_cqe *cqe;
 	struct io_uring ring;
 	unsigned char *buf;
 	int fd, dfd;
@@ -340,11 +349,7 @@ IOCORO_CASE(uring_inline)
 	CHECK_EQ(iowq_workers(), 0);
 	for (int i = 0; i < 4; i++) {
 		memset(buf, 0, FSIZE);
-		io_uring_prep_read(uring_sqe(&ring), fd, buf, FSIZE, 0);
-		uring_submit(&ring, 1);
-		CHECK_RET(io_uring_wait_cqe(&ring, &cqe));
-		CHECK_EQ(cqe->res, (int)FSIZE);
-		io_uring_cqe_seen(&ring, cqe);
+		uring_whole(&ring, 0, fd, buf);
 		check_pat(buf, 0, FSIZE);
 	}
 	if (iowq_workers())
@@ -354,11 +359,7 @@ IOCORO_CASE(uring_inline)
 	/* O_DIRECT: the write is tried, gets -EAGAIN and goes to io-wq */
 	dfd = CHECK_SYS(open(path, O_RDWR | O_DIRECT));
 	memset(buf, 0xc3, FSIZE);
-	io_uring_prep_write(uring_sqe(&ring), dfd, buf, FSIZE, 0);
-	uring_submit(&ring, 1);
-	CHECK_RET(io_uring_wait_cqe(&ring, &cqe));
-	CHECK_EQ(cqe->res, (int)FSIZE);
-	io_uring_cqe_seen(&ring, cqe);
+	uring_whole(&ring, 1, dfd, buf);
 	memset(buf, 0, FSIZE);
 	CHECK_EQ(pread(fd, buf, FSIZE, 0), (ssize_t)FSIZE);
 	for (size_t i = 0; i < FSIZE; i++)
