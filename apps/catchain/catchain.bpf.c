@@ -3,7 +3,7 @@
  * catchain's coroutine: open a file, read it chunk by chunk into the
  * slot's buffers, posting each filled buffer to user space, and close
  * it, deciding every next operation in the kernel from the result of the
- * one before (catchain.h has the picture and the credit protocol).
+ * one before (catchain.h has the picture and the back pressure).
  */
 #include <iocoro/bpf.h>
 #include <linux/fcntl.h>

@@ -6,7 +6,8 @@
  * user space writes the buffers of the first file not yet written out to
  * stdout (gathered into one writev() across files), keeps the others
  * until their file is first, and gives the buffers back to their
- * coroutine with credits on an eventfd (catchain.h has the protocol).
+ * coroutine by counting them in its mapped state, waking it on an eventfd
+ * when it waits (catchain.h has the protocol).
  * stdin (no FILE, or -) is copied in user space, when its turn comes.
  *
  * Errors as cat's: "catchain: FILE: No such file or directory", the other
