@@ -1,27 +1,35 @@
 // SPDX-License-Identifier: MIT
 /*
- * tmpfs and IOCB_NOWAIT (kernel patch 16): a tmpfs file opened with
- * open() has FMODE_NOWAIT, its reads honour IOCB_NOWAIT and its writes
- * answer it with -EAGAIN. Each case on its own tmpfs mount:
+ * tmpfs, memfd and IOCB_NOWAIT (kernel patch 16): a tmpfs file opened
+ * with open() and a memfd have FMODE_NOWAIT; their reads and writes
+ * honour IOCB_NOWAIT, with -EAGAIN only where they would wait. Each case
+ * on its own tmpfs mount:
  *
  *   cached       RWF_NOWAIT reads the cached pages whole (stock 6.12:
  *                -EOPNOTSUPP)
  *   holes        a hole and a fallocated range read as zeroes, no -EAGAIN
- *   swapped      a page out on swap: -EAGAIN, or the pages before it;
- *                a blocking read brings it back, then RWF_NOWAIT reads
- *                all; an io_uring read of swapped pages is right
- *   write        RWF_NOWAIT writes get -EAGAIN and change nothing
- *   uring_inline an io_uring read of cached pages completes without an
- *                io-wq worker; an O_DIRECT write (tried, -EAGAIN, punted)
- *                still writes everything
- *
- * Not covered: a folio another task holds locked (-EAGAIN too), which
- * user space cannot hold still long enough to race against.
+ *   swapped      a page out on swap: -EAGAIN, or the pages before it, for
+ *                reads and writes, and a write changes nothing it did not
+ *                report; a blocking read brings it back, then RWF_NOWAIT
+ *                reads all; an io_uring read of swapped pages is right
+ *   write        RWF_NOWAIT writes into cached pages, in place and within
+ *                the last page past the end; at a hole, a fallocated page
+ *                or the page after the last it stops (short write) or gets
+ *                -EAGAIN, and writes nothing there
+ *   locked_read  RWF_NOWAIT reads beside a task doing blocking reads of
+ *                the same page (which lock its folio in the lookup): never
+ *                -EAGAIN
+ *   memfd        a memfd reads and writes its cached pages with RWF_NOWAIT
+ *                (stock: -EOPNOTSUPP); F_SEAL_WRITE still refuses (-EPERM)
+ *   uring_inline io_uring reads and overwrites of cached pages complete
+ *                without an io-wq worker; a write that needs new pages
+ *                goes to io-wq and writes everything
  */
 #define _GNU_SOURCE
 #include <liburing.h>
 
 #include <dirent.h>
+#include <pthread.h>
 #include <sched.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -98,6 +106,30 @@ static ssize_t read_nowait(int fd, void *buf, size_t len, off_t off)
 	ssize_t ret = preadv2(fd, &iov, 1, off, RWF_NOWAIT);
 
 	return ret < 0 ? -errno : ret;
+}
+
+static ssize_t write_nowait(int fd, const void *buf, size_t len, off_t off)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	ssize_t ret = pwritev2(fd, &iov, 1, off, RWF_NOWAIT);
+
+	return ret < 0 ? -errno : ret;
+}
+
+/* @len bytes at @off of @fd are @c */
+static void check_fill(int fd, off_t off, size_t len, unsigned char c)
+{
+	unsigned char b[PG];
+
+	for (size_t done = 0; done < len; done += PG) {
+		size_t n = len - done < PG ? len - done : PG;
+
+		CHECK_EQ(pread(fd, b, n, off + done), (ssize_t)n);
+		for (size_t i = 0; i < n; i++)
+			if (b[i] != c)
+				FAIL("byte %zu: %#x, expected %#x",
+				     (size_t)off + done + i, b[i], c);
+	}
 }
 
 /* io-wq workers of this process: threads named iou-wrk-<tid> */
@@ -266,10 +298,10 @@ static void page_out(int fd)
 
 IOCORO_CASE_OPTS(swapped, .serial = true, .timeout = 120)
 {
+	static unsigned char buf[FSIZE], w[FSIZE];
 	struct io_uring ring;
-	unsigned char buf[FSIZE];
 	cpu_set_t cpus;
-	ssize_t ret;
+	ssize_t ret, wret;
 	int fd;
 
 	/* one CPU: MADV_PAGEOUT drains only its own CPU's LRU batch, and a
@@ -291,9 +323,24 @@ IOCORO_CASE_OPTS(swapped, .serial = true, .timeout = 120)
 		     "the read swapped them in" : strerror((int)-ret));
 	if (ret > 0)
 		check_pat(buf, 0, ret);
-	/* a blocking read swaps them in; then all of it without blocking */
+	/* a write stops at the same page: it would swap it in */
+	memset(w, 0x5a, FSIZE);
+	wret = write_nowait(fd, w, FSIZE, 0);
+	printf("swapped: RWF_NOWAIT write of a paged-out file: %zd\n", wret);
+	if (wret != -EAGAIN && (wret < 0 || wret >= (ssize_t)FSIZE))
+		FAIL("RWF_NOWAIT write of paged-out pages returned %zd (%s)",
+		     wret, wret < 0 ? strerror((int)-wret) : "all of it");
+	if (wret < 0)
+		wret = 0;
+	/* a blocking read swaps them in; what the write reported, no more */
 	CHECK_EQ(pread(fd, buf, FSIZE, 0), (ssize_t)FSIZE);
-	check_pat(buf, 0, FSIZE);
+	for (size_t i = 0; i < (size_t)wret; i++)
+		if (buf[i] != 0x5a)
+			FAIL("byte %zu: %#x, written as 0x5a", i, buf[i]);
+	check_pat(buf + wret, wret, FSIZE - wret);
+	for (size_t i = 0; i < FSIZE; i++)
+		buf[i] = pat(i);
+	CHECK_EQ(pwrite(fd, buf, FSIZE, 0), (ssize_t)FSIZE);
 	memset(buf, 0, sizeof(buf));
 	CHECK_EQ(read_nowait(fd, buf, FSIZE, 0), (ssize_t)FSIZE);
 	check_pat(buf, 0, FSIZE);
@@ -313,33 +360,142 @@ IOCORO_CASE_OPTS(swapped, .serial = true, .timeout = 120)
 
 IOCORO_CASE(write)
 {
-	unsigned char buf[FSIZE + PG], w[PG];
-	struct iovec iov = { .iov_base = w, .iov_len = PG };
+	unsigned char w[3 * PG];
+	struct stat st;
 	ssize_t ret;
 	int fd;
 
 	tmpfs_up();
 	fd = make_file(FSIZE);
-	memset(w, 0x5a, PG);
-	/* an overwrite of a cached page, and an append */
-	ret = pwritev2(fd, &iov, 1, PG, RWF_NOWAIT);
-	CHECK_EQ(ret < 0 ? -errno : ret, -EAGAIN);
-	ret = pwritev2(fd, &iov, 1, FSIZE, RWF_NOWAIT);
-	CHECK_EQ(ret < 0 ? -errno : ret, -EAGAIN);
-	CHECK_EQ(pread(fd, buf, FSIZE + PG, 0), (ssize_t)FSIZE);
+	memset(w, 0x5a, sizeof(w));
+
+	/* in place, into a cached page */
+	ret = write_nowait(fd, w, PG, PG);
+	if (ret == -EOPNOTSUPP)
+		FAIL("RWF_NOWAIT write of tmpfs: -EOPNOTSUPP (no FMODE_NOWAIT: "
+		     "kernel patch 16 missing)");
+	CHECK_EQ(ret, (ssize_t)PG);
+	check_fill(fd, PG, PG, 0x5a);
+
+	/* past the end, within the last page: no new page, the size grows */
+	CHECK_SYS(ftruncate(fd, FSIZE - 100));
+	CHECK_EQ(write_nowait(fd, w, 100, FSIZE - 100), 100);
+	CHECK_SYS(fstat(fd, &st));
+	CHECK_EQ(st.st_size, (off_t)FSIZE);
+	check_fill(fd, FSIZE - 100, 100, 0x5a);
+
+	/* the page after the last would be allocated */
+	CHECK_EQ(write_nowait(fd, w, PG, FSIZE), -EAGAIN);
+	CHECK_SYS(fstat(fd, &st));
+	CHECK_EQ(st.st_size, (off_t)FSIZE);
+
+	/* pages 3 and 4 cached, 5 a hole: a short write, the hole kept */
+	CHECK_SYS(fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			    5 * PG, PG));
+	CHECK_EQ(write_nowait(fd, w, 3 * PG, 3 * PG), (ssize_t)(2 * PG));
+	check_fill(fd, 3 * PG, 2 * PG, 0x5a);
+	check_fill(fd, 5 * PG, PG, 0);
+	CHECK_EQ(write_nowait(fd, w, PG, 5 * PG), -EAGAIN);
+
+	/* a fallocated page, not written yet: not uptodate */
+	CHECK_SYS(fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			    7 * PG, PG));
+	CHECK_SYS(fallocate(fd, FALLOC_FL_KEEP_SIZE, 7 * PG, PG));
+	CHECK_EQ(write_nowait(fd, w, PG, 7 * PG), -EAGAIN);
+	check_fill(fd, 7 * PG, PG, 0);
+
+	/* without the flag, both get written */
+	CHECK_EQ(pwrite(fd, w, PG, 5 * PG), (ssize_t)PG);
+	CHECK_EQ(pwrite(fd, w, PG, 7 * PG), (ssize_t)PG);
+	check_fill(fd, 5 * PG, PG, 0x5a);
+	check_fill(fd, 7 * PG, PG, 0x5a);
+	close(fd);
+}
+
+#define LOCKED_READS 20000
+
+struct reader {
+	int fd;
+	volatile int stop;
+};
+
+/* blocking reads of page 0: each locks its folio in SGP_READ's lookup */
+static void *blocking_reader(void *arg)
+{
+	struct reader *r = arg;
+	unsigned char b[64];
+
+	while (!r->stop)
+		if (pread(r->fd, b, sizeof(b), 0) != sizeof(b))
+			return (void *)1;
+	return NULL;
+}
+
+IOCORO_CASE(locked_read)
+{
+	struct reader r = { 0 };
+	unsigned char b[64];
+	unsigned int again = 0, i;
+	pthread_t t;
+	void *bad;
+
+	tmpfs_up();
+	r.fd = make_file(FSIZE);
+	CHECK_EQ(pthread_create(&t, NULL, blocking_reader, &r), 0);
+	for (i = 0; i < LOCKED_READS; i++) {
+		ssize_t ret = read_nowait(r.fd, b, sizeof(b), 0);
+
+		if (ret == -EAGAIN)
+			again++;
+		else
+			CHECK_EQ(ret, (ssize_t)sizeof(b));
+	}
+	r.stop = 1;
+	CHECK_EQ(pthread_join(t, &bad), 0);
+	CHECK(bad == NULL);
+	printf("locked_read: %u of %u RWF_NOWAIT reads got -EAGAIN\n", again,
+	       LOCKED_READS);
+	CHECK_EQ(again, 0);
+	close(r.fd);
+}
+
+IOCORO_CASE(memfd)
+{
+	unsigned char buf[FSIZE], w[PG];
+	ssize_t ret;
+	int fd;
+
+	fd = CHECK_SYS(memfd_create("iocoro-nowait", MFD_ALLOW_SEALING));
+	for (size_t i = 0; i < FSIZE; i++)
+		buf[i] = pat(i);
+	CHECK_EQ(pwrite(fd, buf, FSIZE, 0), (ssize_t)FSIZE);
+	memset(buf, 0, sizeof(buf));
+	ret = read_nowait(fd, buf, FSIZE, 0);
+	if (ret == -EOPNOTSUPP)
+		FAIL("RWF_NOWAIT read of a memfd: -EOPNOTSUPP (no FMODE_NOWAIT: "
+		     "kernel patch 16 missing)");
+	CHECK_EQ(ret, (ssize_t)FSIZE);
 	check_pat(buf, 0, FSIZE);
-	/* without the flag it writes */
-	CHECK_EQ(pwritev2(fd, &iov, 1, PG, 0), (ssize_t)PG);
-	CHECK_EQ(pread(fd, buf, PG, PG), (ssize_t)PG);
-	CHECK(!memcmp(buf, w, PG));
+
+	memset(w, 0x5a, PG);
+	CHECK_EQ(write_nowait(fd, w, PG, 2 * PG), (ssize_t)PG);
+	check_fill(fd, 2 * PG, PG, 0x5a);
+	CHECK_EQ(write_nowait(fd, w, PG, FSIZE), -EAGAIN);
+
+	/* the seals hold for RWF_NOWAIT writes too */
+	CHECK_SYS(fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE));
+	CHECK_EQ(write_nowait(fd, w, PG, 0), -EPERM);
+	CHECK_EQ(read_nowait(fd, buf, PG, 0), (ssize_t)PG);
+	check_pat(buf, 0, PG);
 	close(fd);
 }
 
 IOCORO_CASE(uring_inline)
 {
+	struct io_uring_cqe *cqe;
 	struct io_uring ring;
 	unsigned char *buf;
-	int fd, dfd;
+	int fd;
 
 	tmpfs_up();
 	fd = make_file(FSIZE);
@@ -352,21 +508,27 @@ IOCORO_CASE(uring_inline)
 		uring_whole(&ring, 0, fd, buf);
 		check_pat(buf, 0, FSIZE);
 	}
-	if (iowq_workers())
-		FAIL("%d io-wq workers after reads of cached tmpfs pages: the "
-		     "reads were punted, not done inline", iowq_workers());
-
-	/* O_DIRECT: the write is tried, gets -EAGAIN and goes to io-wq */
-	dfd = CHECK_SYS(open(path, O_RDWR | O_DIRECT));
+	/* an overwrite of the cached pages */
 	memset(buf, 0xc3, FSIZE);
-	uring_whole(&ring, 1, dfd, buf);
-	memset(buf, 0, FSIZE);
-	CHECK_EQ(pread(fd, buf, FSIZE, 0), (ssize_t)FSIZE);
-	for (size_t i = 0; i < FSIZE; i++)
-		if (buf[i] != 0xc3)
-			FAIL("byte %zu after the O_DIRECT write: %#x", i, buf[i]);
+	uring_whole(&ring, 1, fd, buf);
+	check_fill(fd, 0, FSIZE, 0xc3);
+	if (iowq_workers())
+		FAIL("%d io-wq workers after reads and an overwrite of cached "
+		     "tmpfs pages: they were punted, not done inline",
+		     iowq_workers());
+
+	/* new pages: -EAGAIN inline, written by io-wq */
+	memset(buf, 0x3c, FSIZE);
+	io_uring_prep_write(uring_sqe(&ring), fd, buf, FSIZE, FSIZE);
+	uring_submit(&ring, 1);
+	CHECK_RET(io_uring_wait_cqe(&ring, &cqe));
+	CHECK_EQ(cqe->res, (int)FSIZE);
+	io_uring_cqe_seen(&ring, cqe);
+	check_fill(fd, FSIZE, FSIZE, 0x3c);
+	if (!iowq_workers())
+		FAIL("the write of new tmpfs pages completed inline: it "
+		     "allocated in the submitter");
 	io_uring_queue_exit(&ring);
-	close(dfd);
 	close(fd);
 	free(buf);
 }
