@@ -129,6 +129,37 @@ IOCORO_CASE(op_nonzero_fields)
 	abi_bpf__destroy(skel);
 }
 
+/*
+ * On an IORING_SETUP_SQE128 ring the second 64 bytes are unused too: a
+ * nonzero byte there -> -EINVAL; all zero -> 0
+ */
+IOCORO_CASE(op_sqe128_tail)
+{
+	static const unsigned int offs[] = { 0, 64, 100, 127 };
+	struct abi_bpf *skel = skel_load();
+	struct io_uring_cqe cqe;
+	struct io_uring ring;
+	unsigned int i;
+
+	ring_with_prog(&ring, 8, IORING_SETUP_SQE128, skel->progs.nothing);
+	for (i = 0; i < ARRAY_SIZE(offs); i++) {
+		struct io_uring_sqe *sqe = uring_prep_bpf(&ring, 0, UD_BPF + i);
+		int want = offs[i] ? -EINVAL : 0;
+
+		if (offs[i])
+			((unsigned char *)sqe)[offs[i]] = 1;
+		uring_submit(&ring, 1);
+		uring_reap(&ring, &cqe, 1);
+		CHECK_EQ_U64(cqe.user_data, UD_BPF + i);
+		if (cqe.res != want)
+			FAIL("IORING_OP_BPF with byte %u of its 128 nonzero: res "
+			     "%d, want %d", offs[i], cqe.res, want);
+	}
+	CHECK_EQ(skel->bss->runs, 1);
+	io_uring_queue_exit(&ring);
+	abi_bpf__destroy(skel);
+}
+
 /* IOSQE_FIXED_FILE -> -EINVAL */
 IOCORO_CASE(op_fixed_file)
 {

@@ -284,11 +284,14 @@ IOCORO_CASE(queue_chain)
 	abi_bpf__destroy(skel);
 }
 
-/* queued SQEs may use the ring's personalities, checked as for user space */
+/*
+ * queued SQEs may not name a personality, a registered one or not
+ * (-EINVAL from the helper): they get their request's
+ */
 IOCORO_CASE(queue_personality)
 {
 	struct abi_bpf *skel = skel_load();
-	struct io_uring_cqe cqes[3];
+	struct io_uring_cqe cqes[2];
 	struct io_uring_sqe *s;
 	struct io_uring ring;
 	int id;
@@ -298,19 +301,24 @@ IOCORO_CASE(queue_personality)
 	CHECK(id > 0);
 
 	s = skel->bss->map_sqes;
-	memset(s, 0, 2 * sizeof(*s));
+	memset(s, 0, 3 * sizeof(*s));
 	s[0].opcode = IORING_OP_NOP;
 	s[0].personality = (__u16)id;
 	s[0].user_data = UD_NOP;
 	s[1].opcode = IORING_OP_NOP;
 	s[1].personality = (__u16)(id + 1); /* not registered */
 	s[1].user_data = UD_NOP + 1;
-	skel->bss->map_nr = 2;
+	s[2].opcode = IORING_OP_NOP;
+	s[2].user_data = UD_NOP + 2;
+	skel->bss->map_nr = 3;
 
-	run_bpf_reap(&ring, cqes, 3);
-	EXPECT_CQE(cqes, 3, UD_NOP, 0);
-	EXPECT_CQE(cqes, 3, UD_NOP + 1, -EINVAL);
-	EXPECT_CQE(cqes, 3, UD_BPF, 0);
+	run_bpf_reap(&ring, cqes, 2);
+	EXPECT_CQE(cqes, 2, UD_NOP + 2, 0);
+	EXPECT_CQE(cqes, 2, UD_BPF, 0);
+	CHECK_EQ(skel->bss->nr_rc, 3);
+	CHECK_EQ(skel->bss->rc[0], -EINVAL);
+	CHECK_EQ(skel->bss->rc[1], -EINVAL);
+	CHECK_EQ(skel->bss->rc[2], 0);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }

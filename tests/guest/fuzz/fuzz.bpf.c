@@ -97,6 +97,8 @@ static long fz_queue_one(__u32 i, void *data)
 	}
 	if (len + 1 != r->want)
 		fz_count(&fz_bad[FZ_BAD_LEN]);
+	if (((const struct io_uring_sqe *)sqe)->personality)
+		fz_count(&fz_bad[FZ_BAD_PERSONALITY]);
 	if (++r->nq > IORING_BPF_MAX_SQES)
 		fz_count(&fz_bad[FZ_BAD_MAX_SQES]);
 	return 0;

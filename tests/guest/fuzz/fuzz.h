@@ -50,6 +50,7 @@ enum {
 	FZ_BAD_EMIT_FLAGS,	/* emit_cqe() with flags but F_MORE worked */
 	FZ_BAD_MAX_CQES,	/* more than IORING_BPF_MAX_CQES posted */
 	FZ_BAD_POST,		/* post_result() returned non-zero */
+	FZ_BAD_PERSONALITY,	/* a queued SQE with a personality worked */
 	FZ_BAD_NR
 };
 

@@ -138,6 +138,8 @@ static const char *const fz_bad_names[FZ_BAD_NR] = {
 			      "IORING_CQE_F_MORE worked",
 	[FZ_BAD_MAX_CQES] = "a run posted more than IORING_BPF_MAX_CQES CQEs",
 	[FZ_BAD_POST] = "bpf_io_uring_post_result() returned non-zero",
+	[FZ_BAD_PERSONALITY] = "a queued SQE that names a personality was "
+			       "queued",
 };
 
 static struct test_rng rng;

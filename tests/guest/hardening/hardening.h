@@ -12,6 +12,9 @@
  *                    sqe->personality P gets P's -EACCES, as the same OPENAT
  *                    from user space with P does; the program sees P's
  *                    uid/gid (v2: the task's own credentials, the open works)
+ *   personality_queued  a queued SQE that names a personality, a stronger
+ *                    one or its request's own, is refused (-EINVAL; v5
+ *                    ran it with the one it named)
  *   owner            3: a task that inherited the ring fd but is neither the
  *                    attacher's euid nor CAP_BPF gets -EPERM for the budget,
  *                    detach and IORING_OP_BPF (program not run); the same

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The hardening suite, item 2. personality (hardening.h) */
+/* Hardening item 2, personality (hardening.h); queued SQEs name none */
 #include "hardening.h"
 
 
@@ -134,5 +134,68 @@ IOCORO_CASE(personality)
 	CHECK_SYS(unlink(path));
 	io_uring_queue_exit(&ring);
 	hardening_bpf__destroy(wskel);
+	hardening_bpf__destroy(skel);
+}
+
+/*
+ * A queued SQE may not name a personality (-EINVAL): the program could
+ * otherwise pick any one registered on the ring, a stronger one than its
+ * own request's, or its own, which the kernel gives every queued SQE.
+ */
+IOCORO_CASE(personality_queued)
+{
+	char path[] = "/tmp/iocoro-hard-XXXXXX";
+	struct hardening_bpf *skel = skel_load();
+	struct io_uring_cqe cqe, cqes[2];
+	struct io_uring_sqe sqe;
+	struct io_uring ring;
+	int fd, weak, strong;
+
+	fd = CHECK_SYS(mkstemp(path));
+	CHECK_SYS(fchown(fd, 1000, 1000));
+	CHECK_SYS(fchmod(fd, 0600));
+	close(fd);
+
+	uring_init(&ring, 8, 0);
+	attach1(&ring, skel->progs.qbatch);
+	weak = register_weak_personality(&ring);
+	strong = io_uring_register_personality(&ring);
+	if (strong <= 0)
+		FAIL("io_uring_register_personality: %d", strong);
+
+	/* run as the weak one, it names the strong one */
+	memset(&sqe, 0, sizeof(sqe));
+	prep_open(&sqe, path, UD_OPEN);
+	sqe.personality = strong;
+	qb_put(skel, 0, 0, &sqe);
+	prep_qbatch(&ring, 0)->personality = weak;
+	uring_submit(&ring, 1);
+	uring_reap(&ring, &cqe, 1);
+	CHECK_CQE(&cqe, UD_BPF | 0, 0);
+	CHECK_EQ(skel->bss->qb_rc[0][0], -EINVAL);
+
+	/* run as the task, it names its request's own (none) or the weak one */
+	sqe.personality = weak;
+	qb_put(skel, 0, 0, &sqe);
+	prep_qbatch(&ring, 0);
+	uring_submit(&ring, 1);
+	uring_reap(&ring, &cqe, 1);
+	CHECK_CQE(&cqe, UD_BPF | 0, 0);
+	CHECK_EQ(skel->bss->qb_rc[0][0], -EINVAL);
+
+	/* without one it is queued and runs as the request */
+	sqe.personality = 0;
+	qb_put(skel, 0, 0, &sqe);
+	prep_qbatch(&ring, 0)->personality = weak;
+	uring_submit(&ring, 1);
+	uring_reap(&ring, cqes, 2);
+	EXPECT_CQE(cqes, 2, UD_BPF | 0, 0);
+	EXPECT_CQE(cqes, 2, UD_OPEN, -EACCES);
+	qb_check_queued(skel, 0);
+
+	CHECK_EQ(io_uring_unregister_personality(&ring, strong), 0);
+	CHECK_EQ(io_uring_unregister_personality(&ring, weak), 0);
+	CHECK_SYS(unlink(path));
+	io_uring_queue_exit(&ring);
 	hardening_bpf__destroy(skel);
 }
