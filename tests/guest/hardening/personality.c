@@ -34,6 +34,24 @@ static int register_weak_personality(struct io_uring *ring)
 	return id;
 }
 
+/* @path (a mkstemp() template) made a file of uid 1000, mode 0600 */
+static void make_private_file(char *path)
+{
+	int fd = CHECK_SYS(mkstemp(path));
+
+	CHECK_SYS(fchown(fd, 1000, 1000));
+	CHECK_SYS(fchmod(fd, 0600));
+	close(fd);
+}
+
+/* @ring with qbatch attached and the weak personality P: P's id */
+static int ring_with_weak(struct io_uring *ring, struct hardening_bpf *skel)
+{
+	uring_init(ring, 8, 0);
+	attach1(ring, skel->progs.qbatch);
+	return register_weak_personality(ring);
+}
+
 static void prep_open(struct io_uring_sqe *sqe, const char *path, __u64 ud)
 {
 	io_uring_prep_openat(sqe, AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
@@ -61,16 +79,10 @@ IOCORO_CASE(personality)
 	struct io_uring_cqe cqes[2];
 	struct io_uring_sqe sqe, *s;
 	struct io_uring ring;
-	int fd, pers;
+	int pers;
 
-	fd = CHECK_SYS(mkstemp(path));
-	CHECK_SYS(fchown(fd, 1000, 1000));
-	CHECK_SYS(fchmod(fd, 0600));
-	close(fd);
-
-	uring_init(&ring, 8, 0);
-	attach1(&ring, skel->progs.qbatch);
-	pers = register_weak_personality(&ring);
+	make_private_file(path);
+	pers = ring_with_weak(&ring, skel);
 
 	/* from user space: with P -EACCES, without it the open works */
 	s = uring_sqe(&ring);
@@ -149,16 +161,10 @@ IOCORO_CASE(personality_queued)
 	struct io_uring_cqe cqe, cqes[2];
 	struct io_uring_sqe sqe;
 	struct io_uring ring;
-	int fd, weak, strong;
+	int weak, strong;
 
-	fd = CHECK_SYS(mkstemp(path));
-	CHECK_SYS(fchown(fd, 1000, 1000));
-	CHECK_SYS(fchmod(fd, 0600));
-	close(fd);
-
-	uring_init(&ring, 8, 0);
-	attach1(&ring, skel->progs.qbatch);
-	weak = register_weak_personality(&ring);
+	make_private_file(path);
+	weak = ring_with_weak(&ring, skel);
 	strong = io_uring_register_personality(&ring);
 	if (strong <= 0)
 		FAIL("io_uring_register_personality: %d", strong);
