@@ -48,7 +48,7 @@ frags=("$here/config/base.config")
 case "$flavour" in
 headers) ;;
 stock) frags+=("$here/config/debug.config") ;;
-*) frags+=("$here/config/$flavour.config") ;;
+*) frags+=("$here/config/$flavour.config" "$here/config/btf.config") ;;
 esac
 shopt -u nullglob
 
@@ -192,7 +192,9 @@ start=$(date +%s)
 full=$(cat "$cache/.files-$flavour" 2>/dev/null || true)
 fresh=0
 [ -f "$obj/vmlinux" ] || fresh=1
-progress "$obj/build.log" "$full" "$start" &
+# without the lock fds: a progress loop orphaned by a killed build must
+# not keep the tree and the flavour locked
+progress "$obj/build.log" "$full" "$start" 8>&- 9>&- &
 progress_pid=$!
 if ! make -C "$src" O="$obj" ARCH=x86_64 -j"$jobs" bzImage >"$obj/build.log" 2>&1; then
 	kill "$progress_pid" 2>/dev/null || true

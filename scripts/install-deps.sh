@@ -7,6 +7,8 @@ PKGS=(
 	# kernel build
 	linux-source-6.12 build-essential flex bison bc libelf-dev libssl-dev
 	xz-utils cpio kmod rsync perl python3 python3-ply python3-git
+	# the kernel's BTF (kernel/config/btf.config): pahole
+	dwarves
 	# user space and BPF
 	clang llvm bpftool libbpf-dev liburing-dev libcmocka-dev cmake
 	pkg-config

@@ -36,7 +36,7 @@ extern "C" {
 #endif
 
 #define IOCORO_VERSION_MAJOR 0
-#define IOCORO_VERSION_MINOR 2
+#define IOCORO_VERSION_MINOR 3
 
 /* the patched uapi must be the one included above */
 #ifdef __cplusplus
@@ -248,6 +248,44 @@ int iocoro_detach(struct iocoro *co);
  * user may not change a table's budget).
  */
 int iocoro_set_budget(struct iocoro *co, unsigned int steps);
+
+/* ---- coroutine kinds: struct io_coro_ops attached by bpf_link ----------- */
+
+/* kinds a ring holds at once */
+#define IOCORO_MAX_KINDS IORING_CORO_MAX_KINDS
+
+/*
+ * Attach @step, a loaded step program of an io_coro_ops map
+ * (iocoro/coro_ops.h), to @co's ring as kind @kind (below
+ * IOCORO_MAX_KINDS) by a bpf_link of its own. Returns the link's fd:
+ * closing it detaches the kind (a continuation still in flight then posts
+ * its request's own CQE). The same loaded program may be attached to any
+ * number of rings without being verified again. Returns -EINVAL (NULL
+ * arguments, @kind out of range, @step not a loaded struct_ops program),
+ * -EOPNOTSUPP (the kernel has no io_coro_ops), -EBUSY (@kind is taken on
+ * the ring), -EPERM (needs CAP_BPF) or another -errno of bpf(2).
+ */
+int iocoro_kind_attach(struct iocoro *co, const struct bpf_program *step,
+		       unsigned int kind);
+
+/*
+ * Replace the program of the kind @link_fd attached (BPF_LINK_UPDATE):
+ * @step runs from now on, for the steps in flight too. @co and @kind must
+ * be those of the attach (-EINVAL otherwise); else as iocoro_kind_attach(),
+ * -ENOLINK once the link was detached.
+ */
+int iocoro_kind_update(int link_fd, struct iocoro *co,
+		       const struct bpf_program *step, unsigned int kind);
+
+/*
+ * IORING_OP_BPF that starts a coroutine at kind @kind: its step runs once
+ * the request is issued. Fields as iocoro_prep_bpf().
+ */
+static inline void iocoro_prep_kind(struct io_uring_sqe *sqe, unsigned int kind)
+{
+	io_uring_prep_rw(IORING_OP_BPF, sqe, 0, NULL, 0, kind);
+	sqe->rw_flags = IORING_BPF_START_KIND;
+}
 
 /* ---- coroutines ----------------------------------------------------------- */
 

@@ -47,8 +47,8 @@ fi
 lib=$(find "$prefix" -name 'libiocoro.so.0')
 [ -n "$lib" ] || fail "no libiocoro.so.0 installed"
 # only the versioned API is exported
-nm -D --defined-only "$lib" | grep -v ' A ' | grep -vE '@@IOCORO_0\.[12]$' &&
-	fail "symbols outside IOCORO_0.1 and IOCORO_0.2"
+nm -D --defined-only "$lib" | grep -v ' A ' | grep -vE '@@IOCORO_0\.[123]$' &&
+	fail "symbols outside IOCORO_0.1, IOCORO_0.2 and IOCORO_0.3"
 
 export PKG_CONFIG_PATH="$(dirname "$pc")"
 echo "== pkg-config: $(pkg-config --modversion iocoro)"

@@ -4,7 +4,9 @@
  * runtime_test.c): iocoro_start_many(), iocoro_wait()'s deadline,
  * iocoro_wait_many(), iocoro_cancel(), and the argument and error paths
  * of iocoro_skel_load() and iocoro_map_mmap() (their loads are real ones:
- * the guest suite runtime runs them, tests/guest/runtime/calls.c).
+ * the guest suite runtime runs them, tests/guest/runtime/calls.c), and
+ * what iocoro_kind_attach() refuses before it asks the kernel
+ * (tests/guest/coro_ops: the rest).
  */
 #include "rt_unit.h"
 
@@ -341,6 +343,52 @@ static void test_map_mmap_errors(void **state)
 	runtime_progs_bpf__destroy(skel);
 }
 
+/* ---------------------------------------------------------------- kinds */
+
+/* what iocoro_kind_attach() and _update() refuse before asking the kernel */
+static void test_kind_bad_args(void **state)
+{
+	struct runtime_progs_bpf *skel = runtime_progs_bpf__open();
+	struct bpf_program *prog;
+	struct iocoro co;
+
+	(void)state;
+	assert_non_null(skel);
+	prog = bpf_object__next_program(skel->obj, NULL);
+	assert_non_null(prog);
+	ring_up(&co);
+	assert_int_equal(L(iocoro_kind_attach(NULL, prog, 0)), -EINVAL);
+	assert_int_equal(L(iocoro_kind_attach(&co, NULL, 0)), -EINVAL);
+	assert_int_equal(L(iocoro_kind_attach(&co, prog, IOCORO_MAX_KINDS)),
+			 -EINVAL);
+	/* not a struct_ops program, and not loaded */
+	assert_int_equal(L(iocoro_kind_attach(&co, prog, 0)), -EINVAL);
+	assert_int_equal(L(iocoro_kind_update(3, &co, prog, 0)), -EINVAL);
+	assert_int_equal(L(iocoro_kind_update(3, NULL, prog, 0)), -EINVAL);
+	runtime_progs_bpf__destroy(skel);
+}
+
+/* IORING_OP_BPF at a kind: off is the kind, the flag says so, no more */
+static void test_prep_kind(void **state)
+{
+	struct io_uring_sqe sqe;
+
+	(void)state;
+	memset(&sqe, 0xff, sizeof(sqe));
+	iocoro_prep_kind(&sqe, 9);
+	assert_int_equal(sqe.opcode, IORING_OP_BPF);
+	assert_int_equal(sqe.off, 9);
+	assert_int_equal(sqe.rw_flags, IORING_BPF_START_KIND);
+	assert_int_equal(sqe.fd, 0);
+	assert_int_equal(sqe.addr, 0);
+	assert_int_equal(sqe.len, 0);
+	assert_int_equal(sqe.flags, 0);
+	assert_int_equal(sqe.ioprio, 0);
+	assert_int_equal(sqe.buf_index, 0);
+	assert_int_equal(sqe.personality, 0);
+	assert_int_equal(sqe.splice_fd_in, 0);
+}
+
 #define T(f) cmocka_unit_test_setup(f, reset)
 
 int main(void)
@@ -362,6 +410,8 @@ int main(void)
 		T(test_skel_load_bad_args),
 		T(test_skel_load_stock),
 		T(test_map_mmap_errors),
+		T(test_kind_bad_args),
+		T(test_prep_kind),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -198,6 +198,8 @@ static void test_upstream_numbers_and_names(void **state)
 	char *io_uring_h = strip_comments(
 		slurp(IOCORO_KERNEL_INCLUDE "/linux/io_uring.h"));
 	char *bpf_h = strip_comments(slurp(IOCORO_KERNEL_INCLUDE "/linux/bpf.h"));
+	/* the kernel's struct_ops type and kfuncs, as the BPF side names them */
+	char *coro_h = strip_comments(slurp(IOCORO_CORO_OPS_H));
 	unsigned int ranges = 0, names = 0, i;
 	char *line, *save = NULL;
 
@@ -223,11 +225,17 @@ static void test_upstream_numbers_and_names(void **state)
 			if (has_identifier(io_uring_h, word) ||
 			    has_identifier(bpf_h, word))
 				fail_msg("the uapi names %s, upstream's", word);
+			if (has_identifier(coro_h, word))
+				fail_msg("coro_ops.h names %s, upstream's", word);
 		}
 	}
 	/* the list was read, and covers every space the series uses */
 	assert_true(ranges >= 6);
 	assert_true(names >= 10);
+	/* and it is the file that names them */
+	assert_true(has_identifier(coro_h, "io_coro_ops"));
+	assert_true(has_identifier(coro_h, "bpf_io_coro_queue_sqe_cont"));
+	free(coro_h);
 	free(bpf_h);
 	free(io_uring_h);
 	free(list);

@@ -82,8 +82,8 @@ enum sqe_field {
 };
 
 static const char *const field_names[F_NR] = {
-	"none", "ioprio", "fd", "addr", "len", "rw_flags", "buf_index",
-	"file_index", "addr3", "__pad2[0]",
+	"none", "ioprio", "fd", "addr", "len", "rw_flags (undefined bits)",
+	"buf_index", "file_index", "addr3", "__pad2[0]",
 };
 
 /*
@@ -110,7 +110,7 @@ IOCORO_CASE(op_nonzero_fields)
 		case F_FD: sqe->fd = 1; break;
 		case F_ADDR: sqe->addr = 1; break;
 		case F_LEN: sqe->len = 1; break;
-		case F_RW_FLAGS: sqe->rw_flags = 1; break;
+		case F_RW_FLAGS: sqe->rw_flags = ~IORING_BPF_START_KIND; break;
 		case F_BUF_INDEX: sqe->buf_index = 1; break;
 		case F_FILE_INDEX: sqe->file_index = 1; break;
 		case F_ADDR3: sqe->addr3 = 1; break;
