@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Suite coro_ops: coroutine steps as struct io_coro_ops attached by
- * bpf_link (kernel patches 0017 to 0022). One file per feature: step.c
+ * bpf_link (kernel patches 0017 to 0023). One file per feature: step.c
  * (the step's context and kfuncs), link.c (attach, update, destroy, rings
  * and links going in either order), churn.c (all that under load),
  * orphan.c (a continuation whose kind went), buf.c (a registered buffer
  * read without a copy), and io_uring's completion
  * rules for requests that carry a step: posts_more.c (multishot and
  * notification requests), overflow.c (a CQ never reaped), never_issued.c
- * (link members a failure cancelled).
+ * (link members a failure cancelled), notify.c (left-over steps do not
+ * interrupt a COOP_TASKRUN ring's task).
  * Shared by coro_ops.bpf.c and the tests.
  */
 #ifndef IOCORO_TESTS_CORO_OPS_H
