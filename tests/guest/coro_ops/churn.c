@@ -15,20 +15,6 @@
 
 enum { NR = 64, STEPS = 200 };
 
-static void start_all(struct iocoro *co)
-{
-	unsigned int i;
-
-	for (i = 0; i < NR; i++) {
-		struct io_uring_sqe *sqe = io_uring_get_sqe(&co->ring);
-
-		iocoro_prep_kind(sqe, K_SPIN);
-		sqe->user_data = (__u64)i << 32;
-		sqe->flags = IOSQE_CQE_SKIP_SUCCESS;
-	}
-	CHECK_EQ(io_uring_submit(&co->ring), NR);
-}
-
 /*
  * Reap until @want coroutines more ended, each once (@ended): how many of
  * them ended orphaned.
@@ -78,7 +64,7 @@ IOCORO_CASE_OPTS(link_churn, .timeout = 600)
 	for (round = 0; round < 4; round++) {
 		memset(ended, 0, sizeof(ended));
 		link = co_attach(&co, skel->progs.spin, K_SPIN);
-		start_all(&co);
+		co_start_spin(&co, NR);
 		/* a new map of the same program: nothing ends early */
 		CHECK_RET(iocoro_kind_update(link, &co, skel->progs.spin,
 					     K_SPIN));
@@ -90,7 +76,7 @@ IOCORO_CASE_OPTS(link_churn, .timeout = 600)
 	/* attached again, every coroutine runs to its end */
 	memset(ended, 0, sizeof(ended));
 	link = co_attach(&co, skel->progs.spin, K_SPIN);
-	start_all(&co);
+	co_start_spin(&co, NR);
 	CHECK_EQ(reap(&co, ended, NR), 0);
 	fprintf(stderr, "link_churn: %u of %u coroutines orphaned\n", orphans,
 		4 * NR);

@@ -38,3 +38,18 @@ void co_start(struct iocoro *co, unsigned int kind, __u64 ud)
 	sqe->user_data = ud;
 	CHECK_EQ(io_uring_submit(&co->ring), 1);
 }
+
+void co_start_spin(struct iocoro *co, unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&co->ring);
+
+		CHECK(sqe);
+		iocoro_prep_kind(sqe, K_SPIN);
+		sqe->user_data = (__u64)i << 32;
+		sqe->flags = IOSQE_CQE_SKIP_SUCCESS;
+	}
+	CHECK_EQ(io_uring_submit(&co->ring), (int)nr);
+}

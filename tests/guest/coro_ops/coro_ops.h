@@ -66,6 +66,8 @@ void co_ring(struct iocoro *co, unsigned int entries);
 int co_attach(struct iocoro *co, struct bpf_program *prog, unsigned int kind);
 /* submit an IORING_OP_BPF start of @kind, user_data @ud */
 void co_start(struct iocoro *co, unsigned int kind, __u64 ud);
+/* start @nr K_SPIN coroutines, ids 0..nr-1 in user_data's top half */
+void co_start_spin(struct iocoro *co, unsigned int nr);
 #endif
 
 #endif

@@ -33,14 +33,7 @@ IOCORO_CASE_OPTS(notify_coop_no_eintr, .timeout = 300)
 	epfd = epoll_create1(EPOLL_CLOEXEC);
 	CHECK(epfd >= 0);
 
-	for (i = 0; i < NR; i++) {
-		struct io_uring_sqe *sqe = io_uring_get_sqe(&co.ring);
-
-		iocoro_prep_kind(sqe, K_SPIN);
-		sqe->user_data = (__u64)i << 32;
-		sqe->flags = IOSQE_CQE_SKIP_SUCCESS;
-	}
-	CHECK_EQ(io_uring_submit(&co.ring), NR);
+	co_start_spin(&co, NR);
 	/* the submission's run stopped with steps left, and says so */
 	CHECK(skel->bss->spin_runs < NR * STEPS);
 	taskrun = IO_URING_READ_ONCE(*co.ring.sq.kflags) & IORING_SQ_TASKRUN;

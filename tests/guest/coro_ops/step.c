@@ -103,14 +103,7 @@ IOCORO_CASE(step_spin)
 	co_attach(&co, skel->progs.spin, K_SPIN);
 	skel->bss->spin_steps = STEPS;
 
-	for (i = 0; i < NR; i++) {
-		struct io_uring_sqe *sqe = io_uring_get_sqe(&co.ring);
-
-		iocoro_prep_kind(sqe, K_SPIN);
-		sqe->user_data = (__u64)i << 32;
-		sqe->flags = IOSQE_CQE_SKIP_SUCCESS;
-	}
-	CHECK_EQ(io_uring_submit(&co.ring), NR);
+	co_start_spin(&co, NR);
 	uring_reap(&co.ring, cqes, NR);
 	for (i = 0; i < NR; i++)
 		EXPECT_CQE(cqes, NR, UD_SPIN_END | (__u64)i << 32, STEPS);
