@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What fuzz.bpf.c and fuzz_test.c share: the programs' plans. */
+/* What fuzz.bpf.c and the suite's C files share: the programs' plans. */
 #ifndef IOCORO_TESTS_FUZZ_H
 #define IOCORO_TESTS_FUZZ_H
 
