@@ -8,11 +8,11 @@
  *                       [--random N [--seed S]] FILE [KEY...]
  *
  * By default each lookup is one coroutine of btree.bpf.c: the kernel
- * reads the root, the program binary-searches it (copying in only the
- * keys it probes), picks the child and queues its read, ... down to the
- * leaf, and the coroutine's end says found or not. Up to Q lookups run
- * at once; all the lookups started since the last one are submitted with
- * one io_uring_enter(), which also waits.
+ * reads the root into a registered buffer, the program binary-searches it
+ * there (reading only the keys it probes), picks the child and queues its
+ * read, ... down to the leaf, and the coroutine's end says found or not.
+ * Up to Q lookups run at once; all the lookups started since the last
+ * one are submitted with one io_uring_enter(), which also waits.
  * --pread does the same walks with a pread() loop, --uring with a
  * user-space io_uring loop (submit the reads of all lookups in flight,
  * reap, judge, queue the next level); all three judge nodes with the same
@@ -337,9 +337,16 @@ struct bt_coro {
 	struct bt_window win;
 };
 
-/* open the skeleton, set its constants from @f, load and attach it */
+/*
+ * open the skeleton, set its constants from @f, load and attach it;
+ * register the node buffers (BTREE_BUF_INDEX) the coroutine reads into
+ */
 static int coro_load(struct bt_coro *c, const struct btree_file *f)
 {
+	struct iovec iov = {
+		.iov_base = c->bufs,
+		.iov_len = (size_t)c->inflight * BTREE_NODE_SIZE,
+	};
 	int ret;
 
 	ret = iocoro_queue_init(c->inflight, &c->co, 0);
@@ -362,7 +369,9 @@ static int coro_load(struct bt_coro *c, const struct btree_file *f)
 	if (ret < 0)
 		return ret;
 	c->prog = (unsigned int)ret;
-	return 0;
+	/* the ring's only registered buffer */
+	_Static_assert(BTREE_BUF_INDEX == 0, "the node buffers' index");
+	return io_uring_register_buffers(&c->co.ring, &iov, 1);
 }
 
 static void coro_exit(struct bt_coro *c)
@@ -396,7 +405,8 @@ static int coro_reap(struct bt_coro *c, struct bt_set *s, struct bt_stats *st)
 		}
 		slot = &c->skel->bss->btree_slots[done.id];
 		r = window_end(&c->win, s, done.id);
-		r->res = done.res;
+		/* a read whose step did not run: no answer */
+		r->res = done.how == IOCORO_ORPHANED ? -ECANCELED : done.res;
 		r->value = slot->value;
 		r->off = slot->off;
 		st->reads += slot->reads;

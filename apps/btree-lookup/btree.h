@@ -47,6 +47,13 @@
 /* lookups in flight at once in the BPF and --uring modes, at most (2^n) */
 #define BTREE_MAX_INFLIGHT	1024U
 
+/*
+ * The coroutine's node buffers: registered buffer BTREE_BUF_INDEX of its
+ * ring (io_uring_register_buffers()), BTREE_NODE_SIZE bytes per lookup
+ * in flight, page-aligned: lookup id's node at id * BTREE_NODE_SIZE
+ */
+#define BTREE_BUF_INDEX		0
+
 struct btree_header {
 	__u64 magic;		/* BTREE_MAGIC */
 	__u32 version;		/* BTREE_VERSION */
@@ -121,8 +128,7 @@ static inline int btree_node_offset_ok(__u64 off, __u64 file_size)
 
 /*
  * A node's first 16 bytes, all that btree_node_check() looks at: what the
- * coroutine copies in before it searches the node (it never copies a
- * whole node, see btree.bpf.c)
+ * coroutine reads of the node before it searches it (btree.bpf.c)
  */
 struct btree_node_head {
 	__u32 magic;
@@ -147,8 +153,8 @@ _Static_assert(sizeof(struct btree_node_head) ==
  * BTREE_SEARCH_PROBES of them, then btree_verdict() with the pointer of
  * the entry found. btree_step() does it all on a node in memory; the
  * coroutine runs the probes with bpf_loop(), whose callback the verifier
- * checks once for any index, and copies in only the head, the keys it
- * probes and the one pointer it needs. (An open-coded binary search cost
+ * checks once for any index, and reads only the head, the keys it probes
+ * and the one pointer it needs. (An open-coded binary search cost
  * the verifier 136k instructions, seconds of load on the debug kernel: its
  * indices stay precise, so no states merge.)
  *
@@ -275,12 +281,13 @@ static inline int btree_step(const struct btree_node *n, __u32 level,
  * btree_slots[], which user space maps (the skeleton's .bss). User space
  * writes key and starts coroutine id; the coroutine's first step (the one
  * not linked after a read) sets the rest, reads the root into the slot's
- * user buffer, and each step after a read searches the node there (the
- * pieces of btree_step(), copying in with bpf_copy_from_user() the head,
- * the keys probed and the pointer found) and reads the child, until the
- * leaf. Its end's res: BTREE_FOUND (value set), BTREE_ABSENT,
- * -BTREE_ECORRUPT (off: the corrupt node), -EIO (a short read) or the
- * read's -errno.
+ * node buffer (a READ_FIXED into BTREE_BUF_INDEX), and each step after a
+ * read searches the node there (the pieces of btree_step(), reading in
+ * place through bpf_io_coro_buf() the head, the keys probed and the
+ * pointer found) and reads the child, until the leaf. Its end's res:
+ * BTREE_FOUND (value set), BTREE_ABSENT, -BTREE_ECORRUPT (off: the
+ * corrupt node), -EIO (a short read), -EFAULT (no node buffer registered
+ * for the slot) or the read's -errno.
  */
 struct btree_slot {
 	__u64 key;		/* in */

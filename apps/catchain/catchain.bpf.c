@@ -19,7 +19,7 @@ struct {
 } cat_states SEC(".maps");
 
 /* close the file, then end with st->error (0: all went well) */
-static __always_inline int cat_close(struct io_uring_step_ctx *ctx,
+static __always_inline int cat_close(iocoro_ctx_t *ctx,
 				     struct catchain_state *st)
 {
 	struct io_uring_sqe sqe;
@@ -29,7 +29,7 @@ static __always_inline int cat_close(struct io_uring_step_ctx *ctx,
 }
 
 /* the first error of @op is @res; close what is open */
-static __always_inline int cat_fail(struct io_uring_step_ctx *ctx,
+static __always_inline int cat_fail(iocoro_ctx_t *ctx,
 				    struct catchain_state *st, __u32 op,
 				    __s32 res)
 {
@@ -43,7 +43,7 @@ static __always_inline int cat_fail(struct io_uring_step_ctx *ctx,
 }
 
 /* read the next chunk into buffer st->next % CAT_NBUFS */
-static __always_inline int cat_read(struct io_uring_step_ctx *ctx,
+static __always_inline int cat_read(iocoro_ctx_t *ctx,
 				    struct catchain_state *st)
 {
 	__u64 buf = st->bufs + (__u64)(st->next % CAT_NBUFS) * st->chunk;
@@ -64,7 +64,7 @@ static __always_inline int cat_buf_free(struct catchain_state *st)
  * write it out, on the slot's eventfd (catchain.h: the flag, a full
  * barrier, a second look; user space: the count, a barrier, the flag)
  */
-static __always_inline int cat_next(struct io_uring_step_ctx *ctx,
+static __always_inline int cat_next(iocoro_ctx_t *ctx,
 				    struct catchain_state *st)
 {
 	struct io_uring_sqe sqe;
@@ -81,19 +81,19 @@ static __always_inline int cat_next(struct io_uring_step_ctx *ctx,
 }
 
 /* a buffer is full: post it, go on with the next */
-static __always_inline int cat_data(struct io_uring_step_ctx *ctx,
+static __always_inline int cat_data(iocoro_ctx_t *ctx,
 				    struct catchain_state *st, __s32 res)
 {
 	__u32 slot = iocoro_id(ctx);
-	long ret;
+	int ret;
 
 	if ((__u32)res > st->chunk)
 		return cat_fail(ctx, st, CAT_OP_BAD, -EIO);
-	ret = bpf_io_uring_emit_cqe(ctx,
-				    CAT_UD_DATA(slot, st->next % CAT_NBUFS),
-				    res, 0);
+	ret = bpf_io_coro_emit_cqe(ctx,
+				   CAT_UD_DATA(slot, st->next % CAT_NBUFS),
+				   res, 0);
 	if (ret)
-		return cat_fail(ctx, st, CAT_OP_READ, (__s32)ret);
+		return cat_fail(ctx, st, CAT_OP_READ, ret);
 	st->bytes += (__u32)res;
 	st->next++;
 	return cat_next(ctx, st);

@@ -328,7 +328,9 @@ static int handle_cqe(struct cat_engine *e, struct cat_file *files,
 	if (done.id >= e->nslots || e->slots[done.id].file < 0)
 		return -EIO;
 	files[e->slots[done.id].file].state = CAT_F_ENDED;
-	files[e->slots[done.id].file].res = done.res;
+	/* an operation whose step did not run: the file cannot go on */
+	files[e->slots[done.id].file].res =
+		done.how == IOCORO_ORPHANED ? -ECANCELED : done.res;
 	e->stats.steps += e->states[done.id].steps;
 	e->stats.waits += e->states[done.id].waits;
 	return 0;

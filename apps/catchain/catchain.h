@@ -17,7 +17,7 @@
  * Buffering and order. Coroutine slot i (a --jobs slot) owns a ring of
  * CAT_NBUFS buffers of --chunk bytes in user memory; read k fills buffer
  * k % CAT_NBUFS. Every filled buffer is posted at once with
- * bpf_io_uring_emit_cqe() (user_data CAT_UD_DATA(slot, buffer), res the
+ * bpf_io_coro_emit_cqe() (user_data CAT_UD_DATA(slot, buffer), res the
  * length). User space writes the buffers of the file that is first in
  * argument order and not yet written out (the head) to stdout, in order,
  * and keeps those of the files behind it until they are the head: the

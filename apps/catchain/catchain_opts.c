@@ -30,7 +30,7 @@ void cat_usage(FILE *f)
 		"      --version      output version information and exit\n"
 		"\n"
 		"Exit status 0 if all files were read, 1 if one could not be (or bad\n"
-		"usage). Loading the coroutine needs CAP_BPF.\n",
+		"usage). Loading the coroutine needs CAP_BPF and CAP_PERFMON.\n",
 		CAT_DEFAULT_JOBS, CAT_MAX_JOBS);
 }
 

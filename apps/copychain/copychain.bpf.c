@@ -6,6 +6,11 @@
  * of the copy with --sync) as the file coroutine (copychain.h has the
  * picture). Every open, read, write, fsync and close is queued here from
  * the result of the one before.
+ *
+ * Both coroutines are steps of struct io_coro_ops (IOCORO_COROUTINE()):
+ * libiocoro attaches each to the ring as a coroutine kind, and
+ * copychain.c finds their kinds with iocoro_prog_index() and hands them
+ * over in the file's state (file_prog, lane_prog).
  */
 #include <iocoro/bpf.h>
 #include <linux/fcntl.h>
@@ -31,7 +36,7 @@ struct {
 } cc_lanes SEC(".maps");
 
 /* the file coroutine continues at @next after @sqe */
-static __always_inline long cc_file_then(struct io_uring_step_ctx *ctx,
+static __always_inline long cc_file_then(iocoro_ctx_t *ctx,
 					 struct copychain_file *f,
 					 struct io_uring_sqe *sqe, __u32 next)
 {
@@ -50,7 +55,7 @@ static __always_inline void cc_error(struct copychain_file *f, __u32 op,
 }
 
 /* after a failure: close what is open, then finish with the error */
-static __always_inline long cc_fail_close(struct io_uring_step_ctx *ctx,
+static __always_inline long cc_fail_close(iocoro_ctx_t *ctx,
 					  struct copychain_file *f)
 {
 	struct io_uring_sqe sqe;
@@ -72,7 +77,7 @@ static __always_inline long cc_fail_close(struct io_uring_step_ctx *ctx,
 }
 
 /* the copy is written (and with --sync, fsynced): close SRC */
-static __always_inline long cc_close_src(struct io_uring_step_ctx *ctx,
+static __always_inline long cc_close_src(iocoro_ctx_t *ctx,
 					 struct copychain_file *f)
 {
 	struct io_uring_sqe sqe;
@@ -87,7 +92,7 @@ static __always_inline long cc_close_src(struct io_uring_step_ctx *ctx,
  * All lanes have ended: close SRC, after an fsync of the copy with
  * --sync; or clean up after an error
  */
-static __always_inline long cc_wrapup(struct io_uring_step_ctx *ctx,
+static __always_inline long cc_wrapup(iocoro_ctx_t *ctx,
 				      struct copychain_file *f)
 {
 	struct io_uring_sqe sqe;
@@ -101,7 +106,7 @@ static __always_inline long cc_wrapup(struct io_uring_step_ctx *ctx,
 }
 
 /* a lane leaves the copy; the last one to leave wraps it up */
-static __always_inline long cc_join(struct io_uring_step_ctx *ctx,
+static __always_inline long cc_join(iocoro_ctx_t *ctx,
 				    struct copychain_file *f,
 				    struct copychain_lane *l)
 {
@@ -119,7 +124,7 @@ static __always_inline __u64 cc_buf(const struct copychain_file *f,
 }
 
 /* read what is left of the lane's chunk */
-static __always_inline long cc_read(struct io_uring_step_ctx *ctx,
+static __always_inline long cc_read(iocoro_ctx_t *ctx,
 				    const struct copychain_file *f,
 				    struct copychain_lane *l, __u32 id)
 {
@@ -132,7 +137,7 @@ static __always_inline long cc_read(struct io_uring_step_ctx *ctx,
 }
 
 /* write what is left of the last read */
-static __always_inline long cc_write(struct io_uring_step_ctx *ctx,
+static __always_inline long cc_write(iocoro_ctx_t *ctx,
 				     const struct copychain_file *f,
 				     struct copychain_lane *l, __u32 id)
 {
@@ -203,43 +208,38 @@ static __always_inline int cc_write_done(struct copychain_file *f,
 	return cc_next_chunk(f, l);
 }
 
-SEC("iouring")
-int copychain_lane(struct io_uring_step_ctx *ctx)
+/* a lane: its state is slot job * CC_MAX_DEPTH + k of cc_lanes */
+IOCORO_COROUTINE(copychain_lane, &cc_lanes, struct copychain_lane)
 {
 	__s32 res = iocoro_ctx_prev_res(ctx);
-	__u32 id = iocoro_id(ctx), job;
-	struct copychain_lane *l;
+	__u32 id = iocoro_id(ctx), job = st->job;
 	struct copychain_file *f;
 	long ret = 0;
 	int next;
 
-	l = bpf_map_lookup_elem(&cc_lanes, &id);
-	if (!l)
-		return iocoro_finish(ctx, -ENOENT);
-	job = l->job;
 	f = bpf_map_lookup_elem(&cc_files, &job);
 	if (!f)
 		return iocoro_finish(ctx, -ENOENT);
-	l->steps++;
-	if (l->step == CC_READ_DONE)
-		next = cc_read_done(f, l, res);
-	else if (l->step == CC_WRITE_DONE)
-		next = cc_write_done(f, l, res);
+	st->steps++;
+	if (st->step == CC_READ_DONE)
+		next = cc_read_done(f, st, res);
+	else if (st->step == CC_WRITE_DONE)
+		next = cc_write_done(f, st, res);
 	else
 		next = cc_lane_fail(f, CC_OP_BAD, -EINVAL, 0);
 	if (next == CC_DO_READ)
-		ret = cc_read(ctx, f, l, id);
+		ret = cc_read(ctx, f, st, id);
 	else if (next == CC_DO_WRITE)
-		ret = cc_write(ctx, f, l, id);
+		ret = cc_write(ctx, f, st, id);
 	if (next != CC_DO_LEAVE && !ret)
 		return 0;
 	if (ret)	/* the next operation could not be queued */
-		cc_error(f, CC_OP_QUEUE, (__s32)ret, l->off + l->pos);
-	return cc_join(ctx, f, l);
+		cc_error(f, CC_OP_QUEUE, (__s32)ret, st->off + st->pos);
+	return cc_join(ctx, f, st);
 }
 
 /* start lane @k of @f on the chunk user space placed it; 1 if queued */
-static __always_inline int cc_fork_one(struct io_uring_step_ctx *ctx,
+static __always_inline int cc_fork_one(iocoro_ctx_t *ctx,
 				       struct copychain_file *f, __u32 k)
 {
 	__u32 id = f->job * CC_MAX_DEPTH + k;
@@ -255,7 +255,7 @@ static __always_inline int cc_fork_one(struct io_uring_step_ctx *ctx,
 }
 
 /* both files are open: start the lanes that have chunks to copy */
-static __always_inline long cc_fork(struct io_uring_step_ctx *ctx,
+static __always_inline long cc_fork(iocoro_ctx_t *ctx,
 				    struct copychain_file *f)
 {
 	__u32 k, n = 0;

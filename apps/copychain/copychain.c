@@ -69,7 +69,7 @@ struct cc_job {
 	int named;		/* 1: written to the temp name tmp_names[j] */
 	int stream;		/* 1: SRC is a fifo or device, read to its end */
 	uint64_t hole_end;	/* > 0: SRC ends in a hole, size to truncate */
-	unsigned int budget;
+	unsigned int budget;	/* steps its coroutines may take in all */
 };
 
 /* the ring, the loaded programs and their mmap()ed maps */
@@ -87,8 +87,6 @@ struct cc_engine {
 	struct cc_job *jobs;
 	unsigned int busy;	/* jobs in flight */
 	unsigned int unsubmitted;	/* starts queued since the last enter */
-	unsigned int budget;	/* the ring's step budget now */
-	unsigned int want_budget;	/* the most the unsubmitted need */
 	int tick;		/* 1: the progress timeout is armed */
 	int progress_shown;
 	double t0;
@@ -471,7 +469,10 @@ static void place_lanes(struct cc_engine *e, unsigned int slot)
 	}
 }
 
-/* queue the start of job @slot's file coroutine */
+/*
+ * Queue the start of job @slot's file coroutine, with the copy's step
+ * budget (its lanes draw from it too)
+ */
 static int submit_job(struct cc_engine *e, unsigned int slot)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&e->co.ring);
@@ -479,9 +480,8 @@ static int submit_job(struct cc_engine *e, unsigned int slot)
 	if (!sqe)
 		return -EBUSY;
 	iocoro_prep_start(sqe, (unsigned int)e->file_prog, slot);
+	sqe->len = e->jobs[slot].budget;
 	e->unsubmitted++;
-	if (e->jobs[slot].budget > e->want_budget)
-		e->want_budget = e->jobs[slot].budget;
 	return 0;
 }
 
@@ -755,6 +755,9 @@ static int cqe_ended(struct cc_engine *e, const struct io_uring_cqe *cqe,
 
 	if (ret <= 0)
 		return 0;	/* an operation's error, which a step handles */
+	/* an operation whose step did not run: the copy cannot go on */
+	if (done.how == IOCORO_ORPHANED)
+		done.res = -ECANCELED;
 	if (done.prog == (uint32_t)e->lane_prog) {
 		if (!lane_failed(e, done.id, done.res, slot))
 			return 0;
@@ -815,13 +818,6 @@ static int enter(struct cc_engine *e, const struct cc_opts *o)
 
 	if (o->progress && e->busy)
 		arm_tick(e);
-	if (e->want_budget && e->want_budget != e->budget) {
-		ret = iocoro_set_budget(&e->co, e->want_budget);
-		if (ret < 0)
-			return ret;
-		e->budget = e->want_budget;
-	}
-	e->want_budget = 0;
 	e->unsubmitted = 0;
 	ret = io_uring_submit_and_wait(&e->co.ring, 1);
 	e->stats.enters++;

@@ -6,7 +6,8 @@
  * by a single IORING_OP_BPF request that user space submits:
  *
  *   file:  START -> OPENAT(SRC) -> SRC_OPEN -> OPENAT(DIR, O_TMPFILE)
- *            -> DST_OPEN: forks the D lanes (2 SQEs each: read + step)
+ *            -> DST_OPEN: forks the D lanes (one SQE each: a read that
+ *            carries the lane's step)
  *   lane k: READ(chunk k) -> READ_DONE -> WRITE -> WRITE_DONE -> READ
  *            (chunk k + D) ...          \ n == 0, or past the last extent:
  *                                         the lane joins (ends silently)
@@ -29,8 +30,10 @@
  * mode; a direct descriptor could not be linked. SIGKILL before that
  * leaves nothing: the file has no name until user space's linkat.
  *
- * Every arrow into a *_DONE step is a hard link: the step runs after the
- * operation whatever its result and finds it in iocoro_ctx_prev_res().
+ * Every arrow into a *_DONE step is an operation that carries the
+ * coroutine's next step (iocoro_await_as()): the step runs once the
+ * operation completed, whatever its result, and finds it in
+ * iocoro_ctx_prev_res().
  * A step the kernel ends (-ELOOP: budget spent) posts a failed step CQE;
  * user space then joins in the lane's place (the maps are mmap()ed).
  */
@@ -66,7 +69,7 @@ enum copychain_op {
 	CC_OP_BAD,	/* a result the kernel should never give */
 };
 
-/* lanes of one file: 2 SQEs each from one run (IORING_BPF_MAX_SQES 32) */
+/* lanes of one file: one SQE each from one run (IORING_BPF_MAX_SQES 32) */
 #define CC_MAX_DEPTH	16
 /* data extents a file's state lists; the last one runs to EOF */
 #define CC_MAX_EXT	16
@@ -81,8 +84,8 @@ struct copychain_ext {
 /* a file's state: slot j of cc_files for job j */
 struct copychain_file {
 	__u32 step;		/* enum copychain_step */
-	__u32 file_prog;	/* table index of the file program */
-	__u32 lane_prog;	/* table index of the lane program */
+	__u32 file_prog;	/* kind of the file step (iocoro_prog_index()) */
+	__u32 lane_prog;	/* kind of the lane step */
 	__u32 job;		/* this slot */
 	__u64 src_path;		/* user address of SRC's name */
 	__u64 dst_path;		/* DST's directory (O_TMPFILE) or temp name */
@@ -97,7 +100,7 @@ struct copychain_file {
 	__u64 active;		/* lanes still running (atomic: 64 bits) */
 	__s64 error;		/* first error, -errno (atomic) */
 	__u32 failed_op;	/* enum copychain_op of that error */
-	__u32 steps;		/* file coroutine's program runs */
+	__u32 steps;		/* file coroutine's step runs */
 	__u32 lanes;		/* lanes started */
 	__u32 sync;		/* 1: fsync the copy before closing (--sync) */
 	__u64 fail_off;		/* file offset of a failed read or write */

@@ -2,13 +2,13 @@
 /*
  * What iocoro's applications (apps/) share about loading their coroutine:
  * iocoro_skel_load() with the verifier's log printed when it refuses a
- * program, and the program's index; libbpf kept quiet; a failure told in
+ * program, and the program's kind; libbpf kept quiet; a failure told in
  * one line.
  *
  *   libbpf_set_print(iocoro_app_libbpf_quiet);
  *   skel = x_bpf__open();  ... set skel->rodata ...
  *   ret = iocoro_app_load("x", &co, skel->skeleton, skel->obj,
- *                         skel->progs.x);        // index, or -errno
+ *                         skel->progs.x);        // kind, or -errno
  *   if (ret < 0)
  *           iocoro_app_report_load("x", ret);
  */
@@ -37,7 +37,8 @@ static inline int iocoro_app_libbpf_quiet(enum libbpf_print_level level,
 
 /*
  * Prepare and load the opened skeleton @s (object @obj), attach its
- * programs to @co's ring and return the table index of @prog, or -errno.
+ * steps to @co's ring as coroutine kinds and return the kind of @prog
+ * (its index among the object's steps), or -errno.
  * A program the verifier refused gets its log printed, after "@name:".
  */
 static inline int iocoro_app_load(const char *name, struct iocoro *co,
@@ -66,7 +67,7 @@ static inline void iocoro_app_report_load(const char *name, int err)
 {
 	if (err == -EPERM)
 		fprintf(stderr,
-			"%s: loading the coroutine needs CAP_BPF: run as root, or grant it with 'setcap cap_bpf+ep %s'\n",
+			"%s: loading the coroutine needs CAP_BPF and CAP_PERFMON: run as root, or grant them with 'setcap cap_bpf,cap_perfmon+ep %s'\n",
 			name, name);
 	else
 		fprintf(stderr, "%s: %s\n", name, iocoro_strerror(err));

@@ -4,6 +4,9 @@
  * of N dependent NOP steps, each decided from the previous NOP's result,
  * and "wait_step", a coroutine that waits on a timeout, so that user space
  * can hold many of them in flight and measure what they cost the kernel.
+ * Both are struct_ops steps of struct io_coro_ops, each with an
+ * io_coro_ops map of its own; step_bench attaches them to its rings as
+ * kinds (their index among the object's steps, iocoro_prog_index()).
  */
 #include <iocoro/bpf.h>
 
@@ -67,15 +70,15 @@ __s32 wt_other_res;
 __u64 wt_queue_err;
 __s32 wt_queue_rc;
 
-SEC("iouring")
-int wait_step(struct io_uring_step_ctx *ctx)
+/* a raw step: `step` is its context (struct io_coro_step) */
+IOCORO_STEP(wait_step)
 {
 	struct io_uring_sqe sqe;
 	long ret;
 
 	__sync_fetch_and_add(&wt_runs, 1);
-	if (iocoro_ctx_has_prev(ctx)) {
-		__s32 res = iocoro_ctx_prev_res(ctx);
+	if (iocoro_ctx_has_prev(step)) {
+		__s32 res = iocoro_ctx_prev_res(step);
 
 		if (res == -ETIME)
 			__sync_fetch_and_add(&wt_fired, 1);
@@ -85,13 +88,13 @@ int wait_step(struct io_uring_step_ctx *ctx)
 			__sync_fetch_and_add(&wt_other, 1);
 			wt_other_res = res;
 		}
-		return iocoro_finish(ctx, res);
+		return iocoro_finish(step, res);
 	}
 
 	/* a timer only (count 0); -ETIME is a success: no CQE, link goes on */
 	io_uring_prep_timeout(&sqe, (struct __kernel_timespec *)wt_ts, 0,
 			      IORING_TIMEOUT_ETIME_SUCCESS);
-	ret = iocoro_await(ctx, &sqe);
+	ret = iocoro_await(step, &sqe);
 	if (ret) {
 		__sync_fetch_and_add(&wt_queue_err, 1);
 		wt_queue_rc = (__s32)ret;
@@ -100,5 +103,9 @@ int wait_step(struct io_uring_step_ctx *ctx)
 	__sync_fetch_and_add(&wt_started, 1);
 	return 0;
 }
+
+/* the io_coro_ops map that makes libbpf load wait_step as a step */
+SEC(".struct_ops")
+struct io_coro_ops wait_step_kind = { .step = (void *)wait_step };
 
 char LICENSE[] SEC("license") = "GPL";

@@ -2,7 +2,9 @@
 /*
  * orc's coroutine: open a file, read it, close it, and report how many
  * bytes were read, without a return to user space between the three.
- * Walked through in docs/tutorial.md.
+ * Its step is a struct_ops program of struct io_coro_ops, which libiocoro
+ * attaches to the ring as a coroutine kind. Walked through in
+ * docs/tutorial.md.
  */
 #include <iocoro/bpf.h>
 #include <linux/fcntl.h>

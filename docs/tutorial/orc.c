@@ -22,7 +22,7 @@ int main(int argc, char **argv)
 	struct iocoro_done done;
 	struct iocoro co;
 	char buf[4096];
-	int ret, prog;
+	int ret, kind;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: orc FILE\n");
@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	/* 2. the program: loaded, and attached as the ring's table */
+	/* 2. the step: loaded, and attached to the ring as a kind */
 	skel = orc_bpf__open();
 	if (!skel) {
 		fprintf(stderr, "orc: cannot open the BPF object\n");
@@ -49,14 +49,14 @@ int main(int argc, char **argv)
 		goto err;
 	}
 
-	/* 3. the program's index in the table */
-	prog = iocoro_prog_index(skel->obj, skel->progs.orc);
+	/* 3. the kind the step got on the ring */
+	kind = iocoro_prog_index(skel->obj, skel->progs.orc);
 
 	/* 4. start coroutine 0 with its state, and wait for its end */
 	st.path = (uintptr_t)argv[1];
 	st.buf = (uintptr_t)buf;
 	st.len = sizeof(buf);
-	ret = iocoro_start_state(&co, (unsigned int)prog, 0,
+	ret = iocoro_start_state(&co, (unsigned int)kind, 0,
 				 skel->maps.orc_states, &st, sizeof(st));
 	if (ret < 0)
 		goto err;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * orcwc's coroutine: orc's open, read and close, and between the read and
- * the close a look at the data. Only a sleepable program (SEC("iouring.s"))
- * may call bpf_copy_from_user(), which can fault the user page in. Walked
- * through in docs/tutorial.md.
+ * the close a look at the data. Only a sleepable step (in
+ * SEC("struct_ops/sleepable/...")) may call bpf_copy_from_user(), which can
+ * fault the user page in. Walked through in docs/tutorial.md.
  */
 #include <iocoro/bpf.h>
 #include <linux/fcntl.h>

@@ -19,7 +19,7 @@ struct orcwc {
 	struct iocoro co;
 	int have_ring;
 	struct orcwc_bpf *skel;
-	int prog;
+	int kind;		/* of the step on the ring */
 	struct orcwc_state *st;	/* orcwc_states, mmap()ed: st[id] */
 	size_t st_len;
 };
@@ -38,9 +38,9 @@ static int setup(struct orcwc *w)
 	ret = iocoro_skel_load(&w->co, w->skel->skeleton, NULL);
 	if (ret < 0)
 		return ret;
-	w->prog = iocoro_prog_index(w->skel->obj, w->skel->progs.orcwc);
-	if (w->prog < 0)
-		return w->prog;
+	w->kind = iocoro_prog_index(w->skel->obj, w->skel->progs.orcwc);
+	if (w->kind < 0)
+		return w->kind;
 	return iocoro_map_mmap(w->skel->maps.orcwc_states, (void **)&w->st,
 			       &w->st_len);
 }
@@ -59,7 +59,7 @@ static int start_all(struct orcwc *w, char **files, int n, char *bufs)
 		};
 		ids[i] = (uint32_t)i;
 	}
-	ret = iocoro_start_many(&w->co, (unsigned int)w->prog, ids,
+	ret = iocoro_start_many(&w->co, (unsigned int)w->kind, ids,
 				(unsigned int)n);
 	if (ret < 0)
 		return ret;

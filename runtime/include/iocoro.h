@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR MIT) */
 /*
- * libiocoro: run I/O as coroutines inside the kernel. A coroutine is a
- * BPF_PROG_TYPE_IOURING program (written with <iocoro/bpf.h>) that io_uring
- * runs step by step, each step after the operation the previous one
- * queued, without a return to user space. This library sets up the ring,
- * loads and attaches the programs, starts coroutines and reaps their ends.
+ * libiocoro: run I/O as coroutines inside the kernel. A coroutine's steps
+ * are BPF struct_ops programs of struct io_coro_ops (written with
+ * <iocoro/bpf.h>) that io_uring runs one after the other, each at the
+ * completion of the operation the previous one queued, without a return
+ * to user space. This library sets up the ring, loads the steps and
+ * attaches them as the ring's coroutine kinds (bpf_links), starts
+ * coroutines and reaps their ends.
  *
  * Conventions (liburing's): functions return 0 or a non-negative count on
  * success and -errno on failure, and never set errno. There is no global
@@ -35,8 +37,8 @@
 extern "C" {
 #endif
 
-#define IOCORO_VERSION_MAJOR 0
-#define IOCORO_VERSION_MINOR 3
+#define IOCORO_VERSION_MAJOR 1
+#define IOCORO_VERSION_MINOR 0
 
 /* the patched uapi must be the one included above */
 #ifdef __cplusplus
@@ -59,14 +61,16 @@ struct bpf_map;
  */
 struct iocoro {
 	struct io_uring ring;
-	/* entries of the attached program table, 0 when none is attached */
+	/* kinds iocoro_attach() attached (0 to nr_progs - 1), 0 when none */
 	unsigned int nr_progs;
-	/* the step budget set with iocoro_set_budget(), 0: kernel default */
+	/* the budget iocoro_set_budget() set for starts, 0: kernel default */
 	unsigned int budget;
 	/* io_uring_params.features of the ring */
 	unsigned int features;
 	/* IOCORO_F_* */
 	unsigned int flags;
+	/* the bpf_link of each kind iocoro_attach() attached, -1 for a hole */
+	int links[IOCORO_MAX_PROGS];
 	/*
 	 * zero: room for later fields without changing the size the
 	 * application allocates (liburing's struct io_uring keeps pads too)
@@ -77,7 +81,7 @@ struct iocoro {
 /*
  * iocoro.flags: set by iocoro_queue_init(), which found the series in the
  * kernel. A struct iocoro filled in by hand (an application's own ring)
- * lacks it: errors of its table and of its coroutines are then checked
+ * lacks it: errors of its kinds and of its coroutines are then checked
  * against iocoro_probe(), so that a kernel without the series gives
  * -EOPNOTSUPP there too.
  */
@@ -124,7 +128,7 @@ int iocoro_queue_init(unsigned int entries, struct iocoro *co,
 /* the same with full io_uring_params (p->flags as @flags above) */
 int iocoro_queue_init_params(unsigned int entries, struct iocoro *co,
 			     struct io_uring_params *p);
-/* close the ring; the kernel drops the attached programs with it */
+/* detach the kinds iocoro_attach() attached and close the ring */
 void iocoro_queue_exit(struct iocoro *co);
 
 /* ---- loading programs --------------------------------------------------- */
@@ -147,13 +151,13 @@ struct iocoro_load_opts {
 
 /*
  * Prepare an opened, not yet loaded, BPF object (bpf_object__open*(), or a
- * skeleton's ->obj between __open() and __load()): its programs in
- * SEC("iouring") and SEC("iouring/<any>") get BPF_PROG_TYPE_IOURING, those
- * in SEC("iouring.s") and SEC("iouring.s/<any>") BPF_PROG_TYPE_IOURING and
- * BPF_F_SLEEPABLE, and all of them @opts' log buffer. Per program, no
+ * skeleton's ->obj between __open() and __load()): its steps, the
+ * struct_ops programs of its io_coro_ops maps (iocoro/bpf.h), get @opts'
+ * log buffer, and those in IOCORO_SEC_SLEEPABLE ("struct_ops/sleepable/")
+ * or a newer libbpf's "struct_ops.s/" BPF_F_SLEEPABLE. Per program, no
  * process-wide libbpf state is touched. @opts may be NULL.
  *
- * Returns the number of such programs, -ENOENT if there is none,
+ * Returns the number of steps, -ENOENT if there is none,
  * -EOPNOTSUPP if the kernel lacks IORING_OP_BPF, -EINVAL for a NULL
  * object or bad @opts, -EBUSY if the object is loaded already.
  */
@@ -164,7 +168,7 @@ int iocoro_object_prepare(struct bpf_object *obj,
  * iocoro_object_prepare(), then bpf_object__load(). For objects opened
  * with bpf_object__open*(); with a skeleton, call iocoro_object_prepare()
  * and the skeleton's __load() (which also maps its global data). Returns
- * the number of iouring programs, or -errno: iocoro_object_prepare()'s
+ * the number of steps, or -errno: iocoro_object_prepare()'s
  * errors, or the load's (-EACCES or -EINVAL when the verifier refused a
  * program: its log is in opts->log_buf; -EPERM without CAP_BPF).
  */
@@ -184,7 +188,7 @@ int iocoro_object_load(struct bpf_object *obj,
  * Returns the number of programs attached, or -errno: those of
  * iocoro_object_prepare(), of the load (-EACCES or -EINVAL when the
  * verifier refused a program: its log is in opts->log_buf; -EPERM
- * without CAP_BPF), or of iocoro_attach_object(). On failure no table is
+ * without CAP_BPF), or of iocoro_attach_object(). On failure no kind is
  * attached; the skeleton stays the caller's to destroy.
  */
 int iocoro_skel_load(struct iocoro *co, struct bpf_object_skeleton *s,
@@ -203,49 +207,47 @@ int iocoro_map_mmap(const struct bpf_map *map, void **addr, size_t *len);
 void iocoro_map_munmap(void *addr, size_t len);
 
 /*
- * The index iocoro_attach_object() gives @prog: its position among @obj's
- * iouring programs (those iocoro_object_prepare() types, or any of type
- * BPF_PROG_TYPE_IOURING), in object order. -ENOENT if @prog is not one
- * of them, -EINVAL for NULL arguments.
+ * The kind iocoro_attach_object() gives @prog: its index among @obj's
+ * steps (struct_ops programs), in object order. -ENOENT if @prog is not
+ * one of them, -EINVAL for NULL arguments.
  */
 int iocoro_prog_index(const struct bpf_object *obj,
 		      const struct bpf_program *prog);
 
-/* ---- the program table --------------------------------------------------- */
+/* ---- the kinds of a ring ------------------------------------------------ */
 
 /*
- * Attach @nr program fds as the ring's table (IORING_ATTACH_BPF): entry i
- * is what a step request with index i runs; -1 leaves a hole. Returns 0,
- * -EINVAL (no fds, nr 0 or above IOCORO_MAX_PROGS, a program of another
- * type), -EBUSY (a table is attached), -EBADF (a bad fd), -EPERM (needs
- * CAP_BPF), -EOPNOTSUPP, or another error of io_uring_register().
- * All or nothing.
+ * Attach @nr loaded step programs (struct_ops programs of io_coro_ops) as
+ * kinds 0 to @nr - 1 of the ring, each by a bpf_link of its own
+ * (iocoro_kind_attach()); -1 leaves a hole. Returns 0, -EINVAL (no fds,
+ * nr 0 or above IOCORO_MAX_PROGS, a program of another type), -EBUSY
+ * (iocoro_attach() attached kinds already, or one of the kinds is taken),
+ * -EBADF (a bad fd), -EPERM (needs CAP_BPF), -EOPNOTSUPP, or another
+ * -errno of bpf(2). All or nothing.
  */
 int iocoro_attach(struct iocoro *co, const int *prog_fds, unsigned int nr);
 
 /*
- * Attach all iouring programs of the loaded @obj, in object order (see
+ * Attach all steps of the loaded @obj, in object order (see
  * iocoro_prog_index()); one that is not loaded leaves a hole. Returns the
- * number of table entries, -ENOENT (no iouring program), -E2BIG (more
- * than IOCORO_MAX_PROGS), -EBADF (none of them is loaded), or
- * iocoro_attach()'s errors.
+ * number of kinds, -ENOENT (no step), -E2BIG (more than IOCORO_MAX_PROGS),
+ * -EBADF (none of them is loaded), or iocoro_attach()'s errors.
  */
 int iocoro_attach_object(struct iocoro *co, const struct bpf_object *obj);
 
 /*
- * Detach the table (IORING_DETACH_BPF). Steps still queued fail with
- * -EBADF. Returns 0, -ENXIO (nothing attached) or -errno.
+ * Detach the kinds iocoro_attach() attached (closes their links). A step
+ * still queued then posts its request's own CQE. Returns 0, -ENXIO
+ * (nothing attached) or -EINVAL.
  */
 int iocoro_detach(struct iocoro *co);
 
 /*
- * Set the step budget (IORING_REGISTER_BPF_BUDGET): how many program runs
- * a coroutine started from user space may do in all, 1 to
- * IOCORO_MAX_BUDGET (kernel default IOCORO_DEFAULT_BUDGET); a coroutine
- * whose budget is spent ends with -ELOOP. Needs an attached table.
- * Returns 0, -EINVAL (out of range), -ENXIO (no table) or -EPERM (the
- * caller's credentials are not those the table was attached with: another
- * user may not change a table's budget).
+ * Set the budget of the coroutines iocoro_start*() starts from now on:
+ * how many steps a coroutine may run in all, the coroutines its steps
+ * start included, 1 to IOCORO_MAX_BUDGET (kernel default
+ * IOCORO_DEFAULT_BUDGET). Each start request carries it; a coroutine
+ * whose budget is spent ends with -ELOOP. Returns 0 or -EINVAL.
  */
 int iocoro_set_budget(struct iocoro *co, unsigned int steps);
 
@@ -291,8 +293,10 @@ static inline void iocoro_prep_kind(struct io_uring_sqe *sqe, unsigned int kind)
 
 /*
  * IORING_OP_BPF, prepared liburing style: run program @prog_index of the
- * attached table. Every field the opcode does not use is zeroed, as the
- * kernel requires; user_data and flags are the caller's to set.
+ * kernel's program table, the interface its own tests still use (iocoro's
+ * coroutines start at a kind: iocoro_prep_kind()). Every field the opcode
+ * does not use is zeroed, as the kernel requires; user_data and flags are
+ * the caller's to set.
  */
 static inline void iocoro_prep_bpf(struct io_uring_sqe *sqe,
 				   unsigned int prog_index)
@@ -301,27 +305,29 @@ static inline void iocoro_prep_bpf(struct io_uring_sqe *sqe,
 }
 
 /*
- * The first step of coroutine @id, run by program @prog_index: the
+ * The first step of coroutine @id, run by kind @prog_index: the
  * user_data that names the coroutine (iocoro/user_data.h), and
  * IOSQE_CQE_SKIP_SUCCESS, so that a coroutine that goes well posts a
- * single CQE, its end.
+ * single CQE, its end. Its budget is the kernel's default; set sqe->len
+ * for another (iocoro_start() sets iocoro_set_budget()'s).
  */
 static inline void iocoro_prep_start(struct io_uring_sqe *sqe,
 				     unsigned int prog_index, uint32_t id)
 {
-	iocoro_prep_bpf(sqe, prog_index);
+	iocoro_prep_kind(sqe, prog_index);
 	io_uring_sqe_set_data64(sqe, iocoro_ud(IOCORO_UD_STEP, prog_index, id));
 	io_uring_sqe_set_flags(sqe, IOSQE_CQE_SKIP_SUCCESS);
 }
 
 /*
- * Start coroutine @id with program @prog_index, and submit (with whatever
- * else the ring holds). Ids are the caller's: a coroutine's state is
+ * Start coroutine @id at kind @prog_index (iocoro_prog_index()) with
+ * iocoro_set_budget()'s budget, and submit (with whatever else the ring
+ * holds). Ids are the caller's: a coroutine's state is
  * usually the slot @id of an array map. Returns 0, -EINVAL (@prog_index
  * >= IOCORO_MAX_PROGS), -EBUSY (the SQ ring stays full), -EAGAIN (the kernel
  * took no SQE: the start stays queued for the next submit, do not start
  * again), or io_uring_submit()'s error. Errors of the step itself
- * (-EBADF: no program at that index) come as the coroutine's end.
+ * (-EBADF: no kind attached at that index) come as the coroutine's end.
  */
 int iocoro_start(struct iocoro *co, unsigned int prog_index, uint32_t id);
 
@@ -336,7 +342,7 @@ int iocoro_start_state(struct iocoro *co, unsigned int prog_index,
 		       const void *state, size_t size);
 
 /*
- * Start coroutines @ids[0..@nr) with program @prog_index, with as few
+ * Start coroutines @ids[0..@nr) at kind @prog_index, with as few
  * submits as the SQ ring allows (one if it has @nr free entries): their
  * states are usually written beforehand through iocoro_map_mmap().
  * Returns the number of coroutines started (@nr, or fewer when the SQ
@@ -357,9 +363,16 @@ enum iocoro_how {
 	/*
 	 * a step request failed: its program returned res < 0, or the
 	 * kernel ended the chain (-ELOOP: budget spent, -ECANCELED: task
-	 * killed or ring going away, -EBADF: program not attached)
+	 * killed or ring going away, -EBADF: no step attached as the kind)
 	 */
 	IOCORO_FAILED	= 2,
+	/*
+	 * the step did not run although its operation completed (its kind
+	 * was detached, or the step was cancelled or its task went once
+	 * the operation was done): res >= 0 is the operation's own result,
+	 * an fd it opened or the bytes it moved, the caller's to clean up
+	 */
+	IOCORO_ORPHANED	= 3,
 };
 
 /* how a coroutine ended */
@@ -367,16 +380,18 @@ struct iocoro_done {
 	uint32_t id;
 	int32_t res;
 	enum iocoro_how how;
-	/* program index of the step that ended it */
+	/* the kind of the step that ended it */
 	uint32_t prog;
 	uint64_t user_data;
 };
 
 /*
  * Classify a CQE: 1 if it ends a coroutine (*done filled in), 0 if it is
- * one of a coroutine's other CQEs (a failed operation, whose error the
- * next step handles, or a successful step submitted without
- * IOSQE_CQE_SKIP_SUCCESS), -ENOMSG if it is not a coroutine's.
+ * one of a coroutine's other CQEs (an operation a step queued on its own,
+ * IOCORO_UD_OP, that failed), -ENOMSG if it is not a coroutine's. A step's
+ * request carries IOSQE_CQE_SKIP_SUCCESS: its CQE is a failure
+ * (IOCORO_FAILED) or, with a result >= 0, an operation whose step did not
+ * run (IOCORO_ORPHANED).
  */
 static inline int iocoro_cqe_done(const struct io_uring_cqe *cqe,
 				  struct iocoro_done *done)
@@ -387,12 +402,14 @@ static inline int iocoro_cqe_done(const struct io_uring_cqe *cqe,
 	if (!iocoro_ud_is_coro(ud))
 		return -ENOMSG;
 	kind = iocoro_ud_kind(ud);
-	if (kind == IOCORO_UD_END ||
-	    (kind == IOCORO_UD_STEP && cqe->res < 0)) {
+	if (kind == IOCORO_UD_END || kind == IOCORO_UD_STEP) {
 		done->id = iocoro_ud_id(ud);
 		done->res = cqe->res;
-		done->how = kind == IOCORO_UD_END ? IOCORO_FINISHED
-						  : IOCORO_FAILED;
+		if (kind == IOCORO_UD_END)
+			done->how = IOCORO_FINISHED;
+		else
+			done->how = cqe->res < 0 ? IOCORO_FAILED
+						 : IOCORO_ORPHANED;
 		done->prog = iocoro_ud_prog(ud);
 		done->user_data = ud;
 		return 1;
@@ -403,7 +420,7 @@ static inline int iocoro_cqe_done(const struct io_uring_cqe *cqe,
 /*
  * Wait for the next coroutine to end and fill in *done. Coroutine CQEs
  * that do not end one are consumed on the way. @ts bounds the whole call
- * (relative; NULL: no bound; 0.1 bounded each CQE wait instead). Returns
+ * (relative; NULL: no bound). Returns
  * 0, -ETIME (timed out), -EINTR, -ENOMSG (the next CQE is not a
  * coroutine's: it is left in the CQ for the caller to reap), or
  * io_uring_wait_cqe_timeout()'s error.

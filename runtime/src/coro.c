@@ -24,6 +24,7 @@ int iocoro_start(struct iocoro *co, unsigned int prog_index, uint32_t id)
 			return -EBUSY;
 	}
 	iocoro_prep_start(sqe, prog_index, id);
+	sqe->len = co->budget;
 	ret = io_uring_submit(&co->ring);
 	if (ret < 0)
 		return ret;
@@ -52,6 +53,7 @@ int iocoro_start_many(struct iocoro *co, unsigned int prog_index,
 				return IOCORO_ERRNO_RESTORE((int)i);
 		}
 		iocoro_prep_start(sqe, prog_index, ids[i++]);
+		sqe->len = co->budget;
 	}
 	ret = io_uring_submit(&co->ring);
 	return IOCORO_ERRNO_RESTORE(ret < 0 ? ret : (int)i);

@@ -32,4 +32,11 @@ int iocoro__probe_fd(int ring_fd);
  */
 int iocoro__unsupported_or(const struct iocoro *co, int err);
 
+/*
+ * A bpf_link that runs loaded step program @prog_fd as kind @kind of ring
+ * @ring_fd (an io_coro_ops map of its own, linked): the link's fd, or
+ * -errno.
+ */
+int iocoro__kind_link(int ring_fd, int prog_fd, unsigned int kind);
+
 #endif

@@ -95,22 +95,33 @@ static int kind_layout(struct kind_layout *out)
 }
 
 /*
- * The BTF of @prog_fd's object, loaded in the kernel: a struct_ops map
- * needs a program BTF beside the kernel's value type (map_create()).
+ * A BTF object for the map: a struct_ops map needs one beside the
+ * kernel's value type (map_create()), any that is not the kernel's. One
+ * int, loaded with CAP_BPF: the step's own BTF, found by its id, would
+ * need CAP_SYS_ADMIN (BPF_BTF_GET_FD_BY_ID).
  */
-static int prog_btf_fd(int prog_fd)
+static int map_btf_fd(void)
 {
-	struct bpf_prog_info info;
-	__u32 len = sizeof(info);
+	const void *raw;
+	struct btf *btf;
+	__u32 size;
 	int fd;
 
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+	btf = btf__new_empty();
+	if (!btf)
 		return -errno;
-	if (!info.btf_id)
-		return -EINVAL;
-	fd = bpf_btf_get_fd_by_id(info.btf_id);
-	return fd < 0 ? -errno : fd;
+	fd = -ENOMEM;
+	if (btf__add_int(btf, "int", 4, BTF_INT_SIGNED) < 0)
+		goto out;
+	raw = btf__raw_data(btf, &size);
+	if (!raw)
+		goto out;
+	fd = bpf_btf_load(raw, size, NULL);
+	if (fd < 0)
+		fd = -errno;
+out:
+	btf__free(btf);
+	return fd;
 }
 
 /* an io_coro_ops map that runs @prog_fd as kind @kind of ring @ring_fd */
@@ -124,7 +135,7 @@ static int kind_map(int ring_fd, int prog_fd, unsigned int kind)
 	ret = kind_layout(&l);
 	if (ret)
 		return ret;
-	btf_fd = prog_btf_fd(prog_fd);
+	btf_fd = map_btf_fd();
 	if (btf_fd < 0)
 		return btf_fd;
 	opts.btf_fd = btf_fd;
@@ -178,22 +189,31 @@ static int link_create(int map_fd)
 	return syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
 }
 
+int iocoro__kind_link(int ring_fd, int prog_fd, unsigned int kind)
+{
+	int map_fd, link_fd;
+
+	map_fd = kind_map(ring_fd, prog_fd, kind);
+	if (map_fd < 0)
+		return map_fd;
+	link_fd = link_create(map_fd);
+	if (link_fd < 0)
+		link_fd = -errno;
+	/* the link holds the map */
+	close(map_fd);
+	return link_fd;
+}
+
 int iocoro_kind_attach(struct iocoro *co, const struct bpf_program *step,
 		       unsigned int kind)
 {
 	IOCORO_ERRNO_SAVE;
-	int map_fd, link_fd, ret;
+	int ret;
 
 	ret = check_kind(co, step, kind);
 	if (ret)
-		return ret;
-	map_fd = kind_map(co->ring.ring_fd, bpf_program__fd(step), kind);
-	if (map_fd < 0)
-		return IOCORO_ERRNO_RESTORE(map_fd);
-	link_fd = link_create(map_fd);
-	ret = link_fd < 0 ? -errno : link_fd;
-	/* the link holds the map */
-	close(map_fd);
+		return IOCORO_ERRNO_RESTORE(ret);
+	ret = iocoro__kind_link(co->ring.ring_fd, bpf_program__fd(step), kind);
 	return IOCORO_ERRNO_RESTORE(ret);
 }
 
@@ -206,7 +226,7 @@ int iocoro_kind_update(int link_fd, struct iocoro *co,
 
 	ret = check_kind(co, step, kind);
 	if (ret)
-		return ret;
+		return IOCORO_ERRNO_RESTORE(ret);
 	if (link_fd < 0)
 		return -EBADF;
 	map_fd = kind_map(co->ring.ring_fd, bpf_program__fd(step), kind);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR MIT)
 /*
- * BPF objects: give SEC("iouring") / SEC("iouring.s") programs their type,
- * load, and turn an object into a program table.
+ * BPF objects: find their steps (struct_ops programs of io_coro_ops), make
+ * the sleepable ones sleepable, load, and attach the steps as kinds.
  *
- * Per program (bpf_program__set_type(), __set_flags()), never with
+ * Per program (bpf_program__set_flags()), never with
  * libbpf_register_prog_handler(), whose handlers are process-wide.
  */
 #include <stdbool.h>
@@ -15,33 +15,24 @@
 
 #include "internal.h"
 
-enum sec_kind { SEC_OTHER, SEC_IOURING, SEC_IOURING_SLEEPABLE };
-
-static bool sec_is(const char *sec, const char *name)
+static bool has_prefix(const char *s, const char *prefix)
 {
-	size_t n = strlen(name);
-
-	return !strncmp(sec, name, n) && (sec[n] == '\0' || sec[n] == '/');
+	return s && !strncmp(s, prefix, strlen(prefix));
 }
 
-static enum sec_kind sec_kind(const struct bpf_program *prog)
+/* the programs kinds are made of, in object order */
+static bool is_step(const struct bpf_program *prog)
+{
+	return bpf_program__type(prog) == BPF_PROG_TYPE_STRUCT_OPS;
+}
+
+/* IOCORO_SEC_SLEEPABLE of iocoro/coro_ops.h, or a newer libbpf's own */
+static bool is_sleepable(const struct bpf_program *prog)
 {
 	const char *sec = bpf_program__section_name(prog);
 
-	if (!sec)
-		return SEC_OTHER;
-	if (sec_is(sec, "iouring"))
-		return SEC_IOURING;
-	if (sec_is(sec, "iouring.s"))
-		return SEC_IOURING_SLEEPABLE;
-	return SEC_OTHER;
-}
-
-/* the programs a table is made of, in object order */
-static bool is_iouring(const struct bpf_program *prog)
-{
-	return sec_kind(prog) != SEC_OTHER ||
-	       bpf_program__type(prog) == BPF_PROG_TYPE_IOURING;
+	return has_prefix(sec, "struct_ops/sleepable/") ||
+	       has_prefix(sec, "struct_ops.s/");
 }
 
 /* the fields of @opts the caller's struct has */
@@ -70,17 +61,9 @@ static int prepare(struct bpf_object *obj, const struct iocoro_load_opts *opts)
 		return ret;
 
 	bpf_object__for_each_program(prog, obj) {
-		enum sec_kind kind = sec_kind(prog);
-
-		if (kind == SEC_OTHER) {
-			if (bpf_program__type(prog) != BPF_PROG_TYPE_IOURING)
-				continue;
-		} else {
-			ret = bpf_program__set_type(prog, BPF_PROG_TYPE_IOURING);
-			if (ret < 0)
-				return ret;
-		}
-		if (kind == SEC_IOURING_SLEEPABLE) {
+		if (!is_step(prog))
+			continue;
+		if (is_sleepable(prog)) {
 			ret = bpf_program__set_flags(prog,
 				bpf_program__flags(prog) | BPF_F_SLEEPABLE);
 			if (ret < 0)
@@ -135,7 +118,7 @@ int iocoro_prog_index(const struct bpf_object *obj,
 	if (!obj || !prog)
 		return -EINVAL;
 	bpf_object__for_each_program(p, obj) {
-		if (!is_iouring(p))
+		if (!is_step(p))
 			continue;
 		if (p == prog)
 			return IOCORO_ERRNO_RESTORE(i);
@@ -157,7 +140,7 @@ int iocoro_attach_object(struct iocoro *co, const struct bpf_object *obj)
 	bpf_object__for_each_program(p, obj) {
 		int fd;
 
-		if (!is_iouring(p))
+		if (!is_step(p))
 			continue;
 		if (n == IOCORO_MAX_PROGS)
 			return IOCORO_ERRNO_RESTORE(-E2BIG);

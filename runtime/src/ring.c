@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR MIT)
 /*
- * Rings and their program tables: kernel support probe, ring setup,
- * IORING_ATTACH_BPF, IORING_DETACH_BPF, IORING_REGISTER_BPF_BUDGET.
+ * Rings and their kinds: kernel support probe, ring setup, the kinds
+ * iocoro_attach() links to a ring, the budget of the coroutines it starts.
  */
 #include <string.h>
 #include <unistd.h>
@@ -88,53 +88,74 @@ int iocoro_queue_init(unsigned int entries, struct iocoro *co,
 	return iocoro_queue_init_params(entries, co, &p);
 }
 
+/* close links[0..nr) of @co (-1 entries are holes) */
+static void close_links(struct iocoro *co, unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		if (co->links[i] >= 0)
+			close(co->links[i]);
+		co->links[i] = -1;
+	}
+}
+
 void iocoro_queue_exit(struct iocoro *co)
 {
+	IOCORO_ERRNO_SAVE;
+
 	if (!co)
 		return;
+	/* the kinds go first: nothing new runs on a ring that is going */
+	close_links(co, co->nr_progs);
 	io_uring_queue_exit(&co->ring);
 	memset(co, 0, sizeof(*co));
+	IOCORO_ERRNO_RESTORE(0);
 }
 
 int iocoro_attach(struct iocoro *co, const int *prog_fds, unsigned int nr)
 {
+	IOCORO_ERRNO_SAVE;
+	unsigned int i;
 	int ret;
 
 	if (!co || !prog_fds || !nr || nr > IOCORO_MAX_PROGS)
 		return -EINVAL;
-	ret = io_uring_register(co->ring.ring_fd, IORING_ATTACH_BPF, prog_fds,
-				nr);
-	if (ret < 0)
-		return iocoro__unsupported_or(co, ret);
+	if (co->nr_progs)
+		return -EBUSY;
+	for (i = 0; i < nr; i++) {
+		co->links[i] = -1;
+		if (prog_fds[i] < 0)
+			continue;
+		ret = iocoro__kind_link(co->ring.ring_fd, prog_fds[i], i);
+		if (ret < 0)
+			goto fail;
+		co->links[i] = ret;
+	}
 	co->nr_progs = nr;
-	co->budget = 0;
-	return 0;
+	return IOCORO_ERRNO_RESTORE(0);
+fail:
+	close_links(co, i);
+	return IOCORO_ERRNO_RESTORE(iocoro__unsupported_or(co, ret));
 }
 
 int iocoro_detach(struct iocoro *co)
 {
-	int ret;
+	IOCORO_ERRNO_SAVE;
 
 	if (!co)
 		return -EINVAL;
-	ret = io_uring_register(co->ring.ring_fd, IORING_DETACH_BPF, NULL, 0);
-	if (ret < 0)
-		return iocoro__unsupported_or(co, ret);
+	if (!co->nr_progs)
+		return -ENXIO;
+	close_links(co, co->nr_progs);
 	co->nr_progs = 0;
-	co->budget = 0;
-	return 0;
+	return IOCORO_ERRNO_RESTORE(0);
 }
 
 int iocoro_set_budget(struct iocoro *co, unsigned int steps)
 {
-	int ret;
-
 	if (!co || !steps || steps > IOCORO_MAX_BUDGET)
 		return -EINVAL;
-	ret = io_uring_register(co->ring.ring_fd, IORING_REGISTER_BPF_BUDGET,
-				NULL, steps);
-	if (ret < 0)
-		return iocoro__unsupported_or(co, ret);
 	co->budget = steps;
 	return 0;
 }

@@ -20,23 +20,25 @@ const char *iocoro_strerror(int err)
 		       "tree builds one and boots it in QEMU)";
 	case ELOOP:
 		return "The coroutine's step budget is spent "
-		       "(iocoro_set_budget(), IORING_REGISTER_BPF_BUDGET)";
+		       "(iocoro_set_budget())";
 	case ENXIO:
-		return "No such device or address (iocoro: no BPF program table "
-		       "is attached to the ring, see iocoro_attach())";
+		return "No such device or address (iocoro: iocoro_attach() "
+		       "attached no kinds to the ring)";
 	case EBADF:
-		return "Bad file descriptor (iocoro: or no program at that index "
-		       "of the ring's table: out of range, a hole, or detached)";
+		return "Bad file descriptor (iocoro: or no step is attached as "
+		       "that kind of the ring: never attached, a hole, or "
+		       "detached)";
 	case EBUSY:
-		return "Device or resource busy (iocoro: a program table is "
-		       "attached already, the SQ ring is full, or a step queued "
+		return "Device or resource busy (iocoro: iocoro_attach() "
+		       "attached kinds already or a kind is taken, the SQ ring "
+		       "is full, or a step queued "
 		       "more SQEs than IOCORO_MAX_QUEUED_SQES, or posted more "
 		       "CQEs than IOCORO_MAX_EMITTED_CQES)";
 	case EPERM:
-		return "Operation not permitted (iocoro: loading and attaching "
-		       "BPF programs needs CAP_BPF or CAP_SYS_ADMIN; starting "
-		       "coroutines on, detaching or budgeting another user's "
-		       "table too)";
+		return "Operation not permitted (iocoro: loading steps needs "
+		       "CAP_BPF and CAP_PERFMON (or CAP_SYS_ADMIN), attaching "
+		       "them CAP_BPF; starting coroutines at another user's "
+		       "kind needs CAP_BPF too)";
 	case EINVAL:
 		return "Invalid argument (iocoro: loading, the verifier refused "
 		       "a program, see iocoro_load_opts.log_buf; setting up a "
@@ -63,8 +65,9 @@ const char *iocoro_strerror(int err)
 		       "iocoro_leave(): without the check the coroutine would "
 		       "have ended with no CQE)";
 	case E2BIG:
-		return "Argument list too long (iocoro: more programs than a "
-		       "table holds, IOCORO_MAX_PROGS, or a key out of the map)";
+		return "Argument list too long (iocoro: more steps than "
+		       "iocoro_attach() takes, IOCORO_MAX_PROGS, or a key out "
+		       "of the map)";
 	}
 	s = strerrordesc_np(err);
 	return s ? s : "unknown error";

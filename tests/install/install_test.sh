@@ -44,11 +44,11 @@ if command -v man >/dev/null; then
 		fail "man -M $mandir iocoro_queue_init_params does not show its page"
 	echo "== man pages: $(ls "$mandir/man3" | wc -l) in man3, man iocoro_queue_init_params ok"
 fi
-lib=$(find "$prefix" -name 'libiocoro.so.0')
-[ -n "$lib" ] || fail "no libiocoro.so.0 installed"
+lib=$(find "$prefix" -name 'libiocoro.so.1')
+[ -n "$lib" ] || fail "no libiocoro.so.1 installed"
 # only the versioned API is exported
-nm -D --defined-only "$lib" | grep -v ' A ' | grep -vE '@@IOCORO_0\.[123]$' &&
-	fail "symbols outside IOCORO_0.1, IOCORO_0.2 and IOCORO_0.3"
+nm -D --defined-only "$lib" | grep -v ' A ' | grep -vE '@@IOCORO_1\.0$' &&
+	fail "symbols outside IOCORO_1.0"
 
 export PKG_CONFIG_PATH="$(dirname "$pc")"
 echo "== pkg-config: $(pkg-config --modversion iocoro)"
@@ -59,8 +59,8 @@ echo "== make -C docs/tutorial (a copy, against the installed iocoro)"
 cp -r "$src/docs/tutorial" "$tmp/tutorial"
 make -C "$tmp/tutorial" O="$tmp/out" || fail "building the tutorial"
 [ -x "$tmp/out/orc" ] || fail "no orc built"
-readelf -d "$tmp/out/orc" | grep -q 'NEEDED.*libiocoro\.so\.0' ||
-	fail "orc is not linked with libiocoro.so.0"
+readelf -d "$tmp/out/orc" | grep -q 'NEEDED.*libiocoro\.so\.1' ||
+	fail "orc is not linked with libiocoro.so.1"
 
 echo "== the installed iocoro.h in C++ (c++ -fsyntax-only)"
 printf '#include <iocoro.h>\nint main() { struct iocoro co; return iocoro_queue_init(4, &co, 0); }\n' \

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of bpf-lib (bpf-lib/include/iocoro/), on the host: its
- * headers are compiled for the host in bpf_side.c, with mocks for the BPF
- * helpers (bpf_side.h).
+ * headers are compiled for the host in bpf_side.c, with mocks for the
+ * kfuncs (bpf_side.h).
  *
  * The prep helpers must build exactly the SQEs liburing's functions of the
  * same names build (liburing is the reference: same words, same meaning
  * on both sides). The coroutine helpers must queue what the runtime
- * expects (iocoro/user_data.h, IOSQE_CQE_SKIP_SUCCESS, hard links).
+ * expects (iocoro/user_data.h, IOSQE_CQE_SKIP_SUCCESS, the kind that
+ * continues a coroutine), and steps must be struct_ops programs as the
+ * kernel calls them (the step's ctx in args[0]) with an io_coro_ops map.
  */
 #define _GNU_SOURCE /* struct statx */
 #include <errno.h>
@@ -326,6 +328,27 @@ static void test_prep_bpf(void **state)
 	assert_sqe_equal(zero, side);
 }
 
+static void test_prep_kind(void **state)
+{
+	struct io_uring_sqe zero;
+
+	(void)state;
+	/* user space's start of a kind (iocoro.h) and a step's are the same */
+	iocoro_prep_kind(&lib, 9);
+	bpf_side_prep_kind(&side, 9);
+	assert_sqe_equal(lib, side);
+	assert_int_equal(side.opcode, IORING_OP_BPF);
+	assert_int_equal(side.off, 9);
+	assert_int_equal(side.rw_flags, IORING_BPF_START_KIND);
+	/* no budget in len: a start a step queues may not carry one */
+	assert_int_equal(side.len, 0);
+	memset(&zero, 0, sizeof(zero));
+	side.opcode = 0;
+	side.off = 0;
+	side.rw_flags = 0;
+	assert_sqe_equal(zero, side);
+}
+
 static void test_user_data(void **state)
 {
 	__u64 ud = iocoro_ud(IOCORO_UD_OP, 63, 0xfedcba98);
@@ -351,39 +374,46 @@ static void test_user_data(void **state)
 
 static void test_ctx_accessors(void **state)
 {
-	struct io_uring_step_ctx ctx = {
+	struct io_coro_step ctx = {
 		.user_data = 0x1111222233334444ULL,
-		.prev_user_data = 0x5555666677778888ULL,
-		.prev_res = -ENOENT,
-		.prev_flags = IORING_CQE_F_MORE,
-		.has_prev = 1,
+		.res_user_data = 0x5555666677778888ULL,
+		.res = -ENOENT,
+		.cqe_flags = IORING_CQE_F_MORE,
+		.has_res = 1,
+		.kind = 3,
 	};
 
 	(void)state;
 	assert_true(bpf_side_ctx_user_data(&ctx) == ctx.user_data);
-	assert_true(bpf_side_ctx_prev_user_data(&ctx) == ctx.prev_user_data);
+	assert_true(bpf_side_ctx_prev_user_data(&ctx) == ctx.res_user_data);
 	assert_int_equal(bpf_side_ctx_prev_res(&ctx), -ENOENT);
 	assert_int_equal(bpf_side_ctx_prev_flags(&ctx), IORING_CQE_F_MORE);
 	assert_int_equal(bpf_side_ctx_has_prev(&ctx), 1);
-	ctx.has_prev = 0;
+	/* any non-zero has_res is a yes */
+	ctx.has_res = 7;
+	assert_int_equal(bpf_side_ctx_has_prev(&ctx), 1);
+	ctx.has_res = 0;
 	assert_int_equal(bpf_side_ctx_has_prev(&ctx), 0);
 }
 
 static void test_id_self(void **state)
 {
-	struct io_uring_step_ctx ctx = {
+	struct io_coro_step ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 7, 42),
+		.kind = 5,
 	};
 
 	(void)state;
 	assert_int_equal(bpf_side_id(&ctx), 42);
-	assert_int_equal(bpf_side_self(&ctx), 7);
+	/* the kind that runs, as the kernel says, not what user_data names */
+	assert_int_equal(bpf_side_self(&ctx), 5);
 }
 
 static void test_await(void **state)
 {
-	struct io_uring_step_ctx ctx = {
+	struct io_coro_step ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 3, 9),
+		.kind = 3,
 	};
 	struct io_uring_sqe op;
 	char buf[4];
@@ -392,9 +422,11 @@ static void test_await(void **state)
 	bpf_side_prep_read(&op, 5, buf, sizeof(buf), 0);
 	op.flags = IOSQE_ASYNC;
 	assert_int_equal(bpf_side_await(&ctx, &op), 0);
-	/* one request: the operation, which carries this program */
+	/* one request: the operation, which carries this kind, queued with
+	 * the step's own ctx */
+	assert_ptr_equal(bm.step, &ctx);
 	assert_int_equal(bm.nr_queued, 1);
-	assert_int_equal(bm.queued_prog[0], 3);
+	assert_int_equal(bm.queued_kind[0], 3);
 	/* silent on success, the caller's flags kept, not linked, the
 	 * coroutine's user_data as a step's */
 	assert_int_equal(bm.queued[0].opcode, IORING_OP_READ);
@@ -408,39 +440,41 @@ static void test_await(void **state)
 
 static void test_await_prog(void **state)
 {
-	struct io_uring_step_ctx ctx = {
+	struct io_coro_step ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 3, 9),
+		.kind = 3,
 	};
 	struct io_uring_sqe op;
 
 	(void)state;
 	bpf_side_prep_nop(&op);
 	assert_int_equal(bpf_side_await_prog(&ctx, &op, 12), 0);
-	/* program 12 continues it, which its user_data names */
+	/* kind 12 continues it, which its user_data names */
 	assert_int_equal(bm.nr_queued, 1);
-	assert_int_equal(bm.queued_prog[0], 12);
+	assert_int_equal(bm.queued_kind[0], 12);
 	assert_true(bm.queued[0].user_data == iocoro_ud(IOCORO_UD_STEP, 12, 9));
 }
 
 static void test_await_as(void **state)
 {
-	struct io_uring_step_ctx ctx = {
+	struct io_coro_step ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 3, 9),
+		.kind = 3,
 	};
 	struct io_uring_sqe op;
 
 	(void)state;
 	bpf_side_prep_nop(&op);
-	/* a step of another coroutine, id 40, continued by program 5 */
+	/* a step of another coroutine, id 40, continued by kind 5 */
 	assert_int_equal(bpf_side_await_as(&ctx, &op, 5, 40), 0);
 	assert_int_equal(bm.nr_queued, 1);
-	assert_int_equal(bm.queued_prog[0], 5);
+	assert_int_equal(bm.queued_kind[0], 5);
 	assert_true(bm.queued[0].user_data == iocoro_ud(IOCORO_UD_STEP, 5, 40));
 }
 
 static void test_await_errors(void **state)
 {
-	struct io_uring_step_ctx ctx = {
+	struct io_coro_step ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 0, 1),
 	};
 	struct io_uring_sqe op;
@@ -460,38 +494,50 @@ static void test_await_errors(void **state)
 
 static void test_next(void **state)
 {
-	struct io_uring_step_ctx ctx = {
+	struct io_coro_step ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 1, 77),
+		.kind = 1,
 	};
 
 	(void)state;
 	assert_int_equal(bpf_side_next(&ctx, 2), 0);
 	assert_int_equal(bm.nr_queued, 1);
+	assert_ptr_equal(bm.step, &ctx);
+	/* a start of kind 2, which draws from this coroutine's budget:
+	 * no budget of its own in len */
 	assert_int_equal(bm.queued[0].opcode, IORING_OP_BPF);
 	assert_int_equal(bm.queued[0].off, 2);
+	assert_int_equal(bm.queued[0].rw_flags, IORING_BPF_START_KIND);
+	assert_int_equal(bm.queued[0].len, 0);
 	assert_int_equal(bm.queued[0].flags, IOSQE_CQE_SKIP_SUCCESS);
 	assert_true(bm.queued[0].user_data == iocoro_ud(IOCORO_UD_STEP, 2, 77));
-	assert_int_equal(bm.queued_prog[0], -1);
+	assert_int_equal(bm.queued_kind[0], -1);
 }
 
 static void test_spawn(void **state)
 {
-	struct io_uring_step_ctx ctx = {
+	struct io_coro_step ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 1, 77),
+		.kind = 1,
 	};
 
 	(void)state;
-	/* another coroutine, 78, whose first step runs program 4 */
+	/* another coroutine, 78, whose first step runs kind 4 */
 	assert_int_equal(bpf_side_spawn(&ctx, 4, 78), 0);
 	assert_int_equal(bm.nr_queued, 1);
 	assert_int_equal(bm.queued[0].opcode, IORING_OP_BPF);
 	assert_int_equal(bm.queued[0].off, 4);
+	assert_int_equal(bm.queued[0].rw_flags, IORING_BPF_START_KIND);
+	assert_int_equal(bm.queued[0].len, 0);
+	assert_int_equal(bm.queued[0].flags, IOSQE_CQE_SKIP_SUCCESS);
+	/* a start is not a continuation: plain queue_sqe */
+	assert_int_equal(bm.queued_kind[0], -1);
 	assert_true(bm.queued[0].user_data == iocoro_ud(IOCORO_UD_STEP, 4, 78));
 }
 
 static void test_then(void **state)
 {
-	struct io_uring_step_ctx ctx = {
+	struct io_coro_step ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 0, 1),
 	};
 	struct io_uring_sqe op;
@@ -502,13 +548,14 @@ static void test_then(void **state)
 	assert_int_equal(bpf_side_then(&ctx, &op, &step, 4), 0);
 	assert_int_equal(step, 4);
 	assert_int_equal(bm.nr_queued, 1);
-	assert_int_equal(bm.queued_prog[0], 0);
+	assert_int_equal(bm.queued_kind[0], 0);
 }
 
 static void test_finish(void **state)
 {
-	struct io_uring_step_ctx ctx = {
+	struct io_coro_step ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 6, 31),
+		.kind = 6,
 	};
 	struct io_uring_cqe cqe = { 0 };
 	struct iocoro_done done;
@@ -517,6 +564,7 @@ static void test_finish(void **state)
 	/* the program returns the result, its request posts it */
 	assert_int_equal(bpf_side_finish(&ctx, -ENOENT), -ENOENT);
 	assert_int_equal(bm.nr_posted, 1);
+	assert_ptr_equal(bm.step, &ctx);
 	/* the CQE posted is, for user space, the coroutine's end */
 	cqe.user_data = bm.post_user_data;
 	cqe.res = -ENOENT;
@@ -532,40 +580,68 @@ static void test_finish(void **state)
 static void test_coroutine_steps(void **state)
 {
 	struct side_state st = { 0 };
-	struct io_uring_step_ctx ctx = {
+	struct io_coro_step ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 2, 3),
+		.kind = 2,
 	};
 
 	(void)state;
 	bm.lookup_value = &st;
 	/* first run: state slot 3 is looked up, the NOP awaited */
-	assert_int_equal(side_coro(&ctx), 0);
+	assert_int_equal(bpf_side_run(side_coro, &ctx), 0);
 	assert_int_equal(bm.lookup_key, 3);
 	assert_int_equal(st.step, 1);
 	assert_int_equal(bm.nr_queued, 1);
+	assert_int_equal(bm.queued_kind[0], 2);
+	/* the ctx the kernel passed in args[0] reached the kfunc */
+	assert_ptr_equal(bm.step, &ctx);
 	assert_int_equal(bm.nr_posted, 0);
 	/* second run, after the NOP: the end */
-	ctx.has_prev = 1;
-	ctx.prev_res = 5;
-	assert_int_equal(side_coro(&ctx), 105);
+	ctx.has_res = 1;
+	ctx.res = 5;
+	assert_int_equal(bpf_side_run(side_coro, &ctx), 105);
 	assert_int_equal(st.runs, 2);
 	assert_int_equal(bm.nr_posted, 1);
 	assert_true(bm.post_user_data == iocoro_ud(IOCORO_UD_END, 2, 3));
 	/* an unknown state ends it with -EINVAL */
 	st.step = 9;
-	assert_int_equal(side_coro(&ctx), -EINVAL);
+	assert_int_equal(bpf_side_run(side_coro, &ctx), -EINVAL);
 	assert_int_equal(bm.nr_posted, 2);
+}
+
+/* IOCORO_COROUTINE() gives its program an io_coro_ops map to load it by */
+static void test_coroutine_kind_map(void **state)
+{
+	(void)state;
+	assert_ptr_equal((void *)side_coro_kind.step, (void *)side_coro);
+	/* the ring and kind are iocoro_kind_attach()'s to fill */
+	assert_int_equal(side_coro_kind.ring_fd, 0);
+	assert_int_equal(side_coro_kind.kind, 0);
+}
+
+/* IOCORO_STEP(): the body sees the ctx as `step` */
+static void test_raw_step(void **state)
+{
+	struct io_coro_step step = { .res = 41, .has_res = 1 };
+
+	(void)state;
+	assert_int_equal(bpf_side_run(side_raw, &step), 0);
+	assert_ptr_equal(bm.step, &step);
+	assert_int_equal(bm.nr_emitted, 1);
+	assert_true(bm.emit_user_data == 0x5eed);
+	assert_int_equal(bm.emit_res, 42);
+	assert_int_equal(bm.emit_flags, 0);
 }
 
 static void test_coroutine_no_state(void **state)
 {
-	struct io_uring_step_ctx ctx = {
+	struct io_coro_step ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 0, 99),
 	};
 
 	(void)state;
 	bm.lookup_value = NULL;
-	assert_int_equal(side_coro(&ctx), -ENOENT);
+	assert_int_equal(bpf_side_run(side_coro, &ctx), -ENOENT);
 	assert_int_equal(bm.lookup_key, 99);
 	assert_int_equal(bm.nr_queued, 0);
 	assert_int_equal(bm.nr_posted, 1);
@@ -576,14 +652,14 @@ static void test_coroutine_no_state(void **state)
 static int run_dbg(enum dbg_mode mode, long queue_ret)
 {
 	struct dbg_state st = { .mode = mode };
-	struct io_uring_step_ctx ctx = {
+	struct io_coro_step ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 0, 2),
 	};
 
 	memset(&bm, 0, sizeof(bm));
 	bm.lookup_value = &st;
 	bm.queue_ret[0] = queue_ret;
-	return dbg_coro(&ctx);
+	return bpf_side_run(dbg_coro, &ctx);
 }
 
 static void test_debug_catches_a_silent_end(void **state)
@@ -614,12 +690,12 @@ static void test_debug_lets_acting_steps_be(void **state)
 static void test_debug_off_costs_nothing(void **state)
 {
 	struct side_state st = { 0 };
-	struct io_uring_step_ctx ctx = { 0 };
+	struct io_coro_step ctx = { 0 };
 
 	(void)state;
 	/* without IOCORO_DEBUG: the state's lookup, and no other */
 	bm.lookup_value = &st;
-	assert_int_equal(side_coro(&ctx), 0);
+	assert_int_equal(bpf_side_run(side_coro, &ctx), 0);
 	assert_int_equal(bm.nr_lookups, 1);
 	assert_int_equal(bm.acts, 0);
 }
@@ -656,6 +732,7 @@ int main(void)
 		T(test_prep_cancel64),
 		T(test_prep_cancel_fd),
 		T(test_prep_bpf),
+		T(test_prep_kind),
 		T(test_user_data),
 		T(test_ctx_accessors),
 		T(test_id_self),
@@ -669,6 +746,8 @@ int main(void)
 		T(test_finish),
 		T(test_coroutine_steps),
 		T(test_coroutine_no_state),
+		T(test_coroutine_kind_map),
+		T(test_raw_step),
 		T(test_debug_catches_a_silent_end),
 		T(test_debug_lets_acting_steps_be),
 		T(test_debug_off_costs_nothing),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * bpf-lib's headers (bpf_prep.h, bpf_ctx.h, bpf_coro.h) built for the
- * host, with the BPF helpers they call replaced by mocks (bpf_side.h).
+ * bpf-lib's headers (bpf_prep.h, bpf_ctx.h, bpf_coro.h, coro_ops.h) built
+ * for the host, with the kfuncs they call replaced by mocks (bpf_side.h).
  * Kept out of bpf_lib_test.c, which includes liburing, whose io_uring_prep_*
  * have the same names: that is the point of bpf_prep.h.
  */
@@ -13,6 +13,56 @@
 struct bpf_mock bm;
 
 #include "bpf_side_mock.h"
+
+/*
+ * The kfuncs, with coro_ops.h's prototypes: each records what it was
+ * asked and answers bm's canned result.
+ */
+static int mock_queue(struct io_coro_step *step, const void *sqe, __u32 sz,
+		      int kind)
+{
+	unsigned int i = bm.nr_queued;
+
+	bm.step = step;
+	if (i >= 8)
+		return -E2BIG;
+	memcpy(&bm.queued[i], sqe, sizeof(bm.queued[i]));
+	bm.queued_len[i] = sz;
+	bm.queued_kind[i] = kind;
+	bm.nr_queued++;
+	return bm.queue_ret[i];
+}
+
+int bpf_io_coro_queue_sqe(struct io_coro_step *step, const void *sqe,
+			  __u32 sqe__sz)
+{
+	return mock_queue(step, sqe, sqe__sz, -1);
+}
+
+int bpf_io_coro_queue_sqe_cont(struct io_coro_step *step, const void *sqe,
+			       __u32 sqe__sz, __u32 kind)
+{
+	return mock_queue(step, sqe, sqe__sz, (int)kind);
+}
+
+int bpf_io_coro_emit_cqe(struct io_coro_step *step, __u64 user_data,
+			 __s32 res, __u32 flags)
+{
+	bm.step = step;
+	bm.nr_emitted++;
+	bm.emit_user_data = user_data;
+	bm.emit_res = res;
+	bm.emit_flags = flags;
+	return 0;
+}
+
+int bpf_io_coro_post_result(struct io_coro_step *step, __u64 user_data)
+{
+	bm.step = step;
+	bm.nr_posted++;
+	bm.post_user_data = user_data;
+	return 0;
+}
 
 static void *bpf_map_lookup_elem(void *map, const void *key)
 {
@@ -189,75 +239,80 @@ void bpf_side_prep_bpf(struct io_uring_sqe *sqe, unsigned int prog_index)
 	iocoro_prep_bpf(sqe, prog_index);
 }
 
-__u64 bpf_side_ctx_user_data(const struct io_uring_step_ctx *ctx)
+void bpf_side_prep_kind(struct io_uring_sqe *sqe, unsigned int kind)
+{
+	iocoro_prep_kind(sqe, kind);
+}
+
+__u64 bpf_side_ctx_user_data(const struct io_coro_step *ctx)
 {
 	return iocoro_ctx_user_data(ctx);
 }
 
-int bpf_side_ctx_has_prev(const struct io_uring_step_ctx *ctx)
+int bpf_side_ctx_has_prev(const struct io_coro_step *ctx)
 {
 	return iocoro_ctx_has_prev(ctx);
 }
 
-__s32 bpf_side_ctx_prev_res(const struct io_uring_step_ctx *ctx)
+__s32 bpf_side_ctx_prev_res(const struct io_coro_step *ctx)
 {
 	return iocoro_ctx_prev_res(ctx);
 }
 
-__u32 bpf_side_ctx_prev_flags(const struct io_uring_step_ctx *ctx)
+__u32 bpf_side_ctx_prev_flags(const struct io_coro_step *ctx)
 {
 	return iocoro_ctx_prev_flags(ctx);
 }
 
-__u64 bpf_side_ctx_prev_user_data(const struct io_uring_step_ctx *ctx)
+__u64 bpf_side_ctx_prev_user_data(const struct io_coro_step *ctx)
 {
 	return iocoro_ctx_prev_user_data(ctx);
 }
 
-__u32 bpf_side_id(const struct io_uring_step_ctx *ctx)
+__u32 bpf_side_id(const struct io_coro_step *ctx)
 {
 	return iocoro_id(ctx);
 }
 
-__u32 bpf_side_self(const struct io_uring_step_ctx *ctx)
+__u32 bpf_side_self(const struct io_coro_step *ctx)
 {
 	return iocoro_self(ctx);
 }
 
-long bpf_side_await(struct io_uring_step_ctx *ctx, struct io_uring_sqe *sqe)
+long bpf_side_await(struct io_coro_step *ctx, struct io_uring_sqe *sqe)
 {
 	return iocoro_await(ctx, sqe);
 }
 
-long bpf_side_await_prog(struct io_uring_step_ctx *ctx,
+long bpf_side_await_prog(struct io_coro_step *ctx,
 			 struct io_uring_sqe *sqe, __u32 prog)
 {
 	return iocoro_await_prog(ctx, sqe, prog);
 }
 
-long bpf_side_next(struct io_uring_step_ctx *ctx, __u32 prog)
+long bpf_side_next(struct io_coro_step *ctx, __u32 prog)
 {
 	return iocoro_next(ctx, prog);
 }
 
-long bpf_side_then(struct io_uring_step_ctx *ctx, struct io_uring_sqe *sqe,
+long bpf_side_then(struct io_coro_step *ctx, struct io_uring_sqe *sqe,
 		   __u32 *step, __u32 next)
 {
 	return iocoro_then(ctx, sqe, step, next);
 }
 
-long bpf_side_spawn(struct io_uring_step_ctx *ctx, __u32 prog, __u32 id)
+long bpf_side_spawn(struct io_coro_step *ctx, __u32 prog, __u32 id)
 {
 	return iocoro_spawn(ctx, prog, id);
 }
 
-long bpf_side_await_as(struct io_uring_step_ctx *ctx,
+long bpf_side_await_as(struct io_coro_step *ctx,
 		       struct io_uring_sqe *sqe, __u32 prog, __u32 id)
 {
 	return iocoro_await_as(ctx, sqe, prog, id);
 }
 
-int bpf_side_finish(struct io_uring_step_ctx *ctx, __s32 res)
+int bpf_side_finish(struct io_coro_step *ctx, __s32 res)
 {
 	return iocoro_finish(ctx, res);
 }
@@ -278,4 +333,10 @@ IOCORO_COROUTINE(side_coro, &side_states, struct side_state)
 		return iocoro_finish(ctx, iocoro_ctx_prev_res(ctx) + 100);
 	}
 	return iocoro_finish(ctx, -EINVAL);
+}
+
+/* a raw step, as coro_ops.h writes one: the kfunc with the step's ctx */
+IOCORO_STEP(side_raw)
+{
+	return bpf_io_coro_emit_cqe(step, 0x5eed, step->res + 1, 0);
 }

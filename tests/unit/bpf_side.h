@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * bpf-lib's headers compiled for the host (bpf_side.c), for unit tests:
- * the BPF helpers they call are mocks that record what a program would
- * have asked the kernel for. Each bpf_side_*() runs one bpf-lib function.
+ * the kfuncs they call are mocks that record what a step would have asked
+ * the kernel for. Each bpf_side_*() runs one bpf-lib function.
  */
 #ifndef IOCORO_TESTS_BPF_SIDE_H
 #define IOCORO_TESTS_BPF_SIDE_H
@@ -10,17 +10,27 @@
 #include <linux/types.h>
 #include <linux/io_uring.h>
 
+/* struct io_coro_step and the kfuncs' prototypes, as the host sees them */
+#include <iocoro/coro_ops.h>
+
 struct bpf_mock {
-	/* bpf_io_uring_queue_sqe() and bpf_io_uring_queue_sqe_cont() */
+	/* bpf_io_coro_queue_sqe() and bpf_io_coro_queue_sqe_cont() */
 	unsigned int nr_queued;
 	struct io_uring_sqe queued[8];
 	__u32 queued_len[8];
-	/* the program an SQE carries (_cont()), or -1 */
-	int queued_prog[8];
-	long queue_ret[8];	/* per call, 0 by default */
-	/* bpf_io_uring_post_result() */
+	/* the kind an SQE continues at (_cont()), or -1 */
+	int queued_kind[8];
+	int queue_ret[8];	/* per call, 0 by default */
+	/* bpf_io_coro_post_result() */
 	unsigned int nr_posted;
 	__u64 post_user_data;
+	/* bpf_io_coro_emit_cqe() */
+	unsigned int nr_emitted;
+	__u64 emit_user_data;
+	__s32 emit_res;
+	__u32 emit_flags;
+	/* the step context the last kfunc call was given */
+	const struct io_coro_step *step;
 	/* bpf_map_lookup_elem() */
 	unsigned int nr_lookups;
 	__u32 lookup_key;
@@ -85,32 +95,53 @@ void bpf_side_prep_cancel64(struct io_uring_sqe *sqe, __u64 user_data,
 void bpf_side_prep_cancel_fd(struct io_uring_sqe *sqe, int fd,
 			     unsigned int flags);
 void bpf_side_prep_bpf(struct io_uring_sqe *sqe, unsigned int prog_index);
+void bpf_side_prep_kind(struct io_uring_sqe *sqe, unsigned int kind);
 
-__u64 bpf_side_ctx_user_data(const struct io_uring_step_ctx *ctx);
-int bpf_side_ctx_has_prev(const struct io_uring_step_ctx *ctx);
-__s32 bpf_side_ctx_prev_res(const struct io_uring_step_ctx *ctx);
-__u32 bpf_side_ctx_prev_flags(const struct io_uring_step_ctx *ctx);
-__u64 bpf_side_ctx_prev_user_data(const struct io_uring_step_ctx *ctx);
+__u64 bpf_side_ctx_user_data(const struct io_coro_step *ctx);
+int bpf_side_ctx_has_prev(const struct io_coro_step *ctx);
+__s32 bpf_side_ctx_prev_res(const struct io_coro_step *ctx);
+__u32 bpf_side_ctx_prev_flags(const struct io_coro_step *ctx);
+__u64 bpf_side_ctx_prev_user_data(const struct io_coro_step *ctx);
 
-__u32 bpf_side_id(const struct io_uring_step_ctx *ctx);
-__u32 bpf_side_self(const struct io_uring_step_ctx *ctx);
-long bpf_side_await(struct io_uring_step_ctx *ctx, struct io_uring_sqe *sqe);
-long bpf_side_await_prog(struct io_uring_step_ctx *ctx,
+__u32 bpf_side_id(const struct io_coro_step *ctx);
+__u32 bpf_side_self(const struct io_coro_step *ctx);
+long bpf_side_await(struct io_coro_step *ctx, struct io_uring_sqe *sqe);
+long bpf_side_await_prog(struct io_coro_step *ctx,
 			 struct io_uring_sqe *sqe, __u32 prog);
-long bpf_side_next(struct io_uring_step_ctx *ctx, __u32 prog);
-long bpf_side_spawn(struct io_uring_step_ctx *ctx, __u32 prog, __u32 id);
-long bpf_side_await_as(struct io_uring_step_ctx *ctx,
+long bpf_side_next(struct io_coro_step *ctx, __u32 prog);
+long bpf_side_spawn(struct io_coro_step *ctx, __u32 prog, __u32 id);
+long bpf_side_await_as(struct io_coro_step *ctx,
 		       struct io_uring_sqe *sqe, __u32 prog, __u32 id);
-long bpf_side_then(struct io_uring_step_ctx *ctx, struct io_uring_sqe *sqe,
+long bpf_side_then(struct io_coro_step *ctx, struct io_uring_sqe *sqe,
 		   __u32 *step, __u32 next);
-int bpf_side_finish(struct io_uring_step_ctx *ctx, __s32 res);
+int bpf_side_finish(struct io_coro_step *ctx, __s32 res);
 
-/* IOCORO_COROUTINE(side_coro, ...): steps 0 -> 1 -> end (see bpf_side.c) */
+/*
+ * A struct_ops program as the kernel calls it: its arguments as an array
+ * of u64, the step's context first.
+ */
+typedef int (*bpf_side_prog_t)(unsigned long long *args);
+
+static inline int bpf_side_run(bpf_side_prog_t prog, struct io_coro_step *step)
+{
+	unsigned long long args[1] = { (unsigned long long)(unsigned long)step };
+
+	return prog(args);
+}
+
+/*
+ * IOCORO_COROUTINE(side_coro, ...): steps 0 -> 1 -> end (see bpf_side.c),
+ * with its io_coro_ops map side_coro_kind
+ */
 struct side_state {
 	__u32 step;
 	__u32 runs;
 };
-int side_coro(struct io_uring_step_ctx *ctx);
+int side_coro(unsigned long long *args);
+extern struct io_coro_ops side_coro_kind;
+
+/* IOCORO_STEP(side_raw): bpf_io_coro_emit_cqe(step, 0x5eed, res + 1, 0) */
+int side_raw(unsigned long long *args);
 
 /*
  * bpf_side_debug.c, built with IOCORO_DEBUG: a coroutine whose step does
@@ -133,6 +164,6 @@ struct dbg_state {
 	__u32 runs;
 };
 
-int dbg_coro(struct io_uring_step_ctx *ctx);
+int dbg_coro(unsigned long long *args);
 
 #endif

@@ -54,7 +54,7 @@ IOCORO_COROUTINE(dbg_coro, &dbg_states, struct dbg_state)
 	case DBG_ERROR:
 		return -EIO;
 	case DBG_RAW_ACTED:
-		if (bpf_io_uring_queue_sqe(ctx, &sqe, sizeof(sqe)))
+		if (bpf_io_coro_queue_sqe(ctx, &sqe, sizeof(sqe)))
 			return -EBUSY;
 		iocoro_acted();
 		return 0;

@@ -12,12 +12,31 @@
 struct fake fk;
 
 int __real_bpf_program__fd(const struct bpf_program *prog);
-int __real_bpf_program__set_type(struct bpf_program *prog,
-				 enum bpf_prog_type type);
 int __real_bpf_program__set_flags(struct bpf_program *prog, __u32 flags);
+
+bool fake_link_open(unsigned int i)
+{
+	return i < fk.nr_links && !fk.links[i].reused &&
+	       fcntl(fk.links[i].fd, F_GETFD) != -1;
+}
+
+unsigned int fake_links_open(void)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < fk.nr_links; i++)
+		n += fake_link_open(i);
+	return n;
+}
 
 void fake_reset(void)
 {
+	unsigned int i;
+
+	/* what a test left open goes with it */
+	for (i = 0; i < fk.nr_links; i++)
+		if (fake_link_open(i))
+			close(fk.links[i].fd);
 	memset(&fk, 0, sizeof(fk));
 	fk.last_probe_fd = -1;
 }
@@ -111,7 +130,7 @@ void __wrap_io_uring_queue_exit(struct io_uring *ring)
 {
 	(void)ring;
 	fk.nr_exit++;
-	fk.table = false;
+	fk.links_open_at_exit = fake_links_open();
 }
 
 void fake_inflight(__u64 user_data)
@@ -162,9 +181,6 @@ int __wrap_io_uring_register(unsigned int fd, unsigned int op,
 		c->op = op;
 		c->nr = nr;
 		c->arg_null = !arg;
-		if (op == IORING_ATTACH_BPF && arg &&
-		    nr <= IORING_BPF_MAX_PROGS)
-			memcpy(c->fds, arg, nr * sizeof(int));
 	}
 	fk.nr_reg++;
 
@@ -175,32 +191,13 @@ int __wrap_io_uring_register(unsigned int fd, unsigned int op,
 		return fk.reg_err[op];
 
 	switch (op) {
-	case IORING_ATTACH_BPF:
-		if (!arg)
-			return -EINVAL;
-		if (!nr || nr > IORING_BPF_MAX_PROGS)
-			return -EINVAL;
-		if (fk.table)
-			return -EBUSY;
-		fk.table = true;
-		fk.budget = IORING_BPF_DEFAULT_BUDGET;
-		return 0;
 	case IORING_DETACH_BPF:
+		/* the support probe: no program table on any ring */
 		if (arg || nr)
 			return -EINVAL;
-		if (probe_ring || !fk.table)
-			return -ENXIO;
-		fk.table = false;
-		return 0;
+		return -ENXIO;
 	case IORING_REGISTER_SYNC_CANCEL:
 		return fake_sync_cancel(arg, nr);
-	case IORING_REGISTER_BPF_BUDGET:
-		if (arg || !nr || nr > IORING_BPF_MAX_BUDGET)
-			return -EINVAL;
-		if (!fk.table)
-			return -ENXIO;
-		fk.budget = nr;
-		return 0;
 	}
 	return -EINVAL;
 }
@@ -258,6 +255,53 @@ int __wrap_io_uring_wait_cqe_timeout(struct io_uring *ring,
 	return 0;
 }
 
+/* ------------------------------------------------------------ kinds */
+
+/*
+ * libiocoro's internal call (runtime/src/internal.h): the kernel's
+ * io_coro_ops map and bpf_link, faked. Like the real one it may leave
+ * errno set.
+ */
+int __wrap_iocoro__kind_link(int ring_fd, int prog_fd, unsigned int kind)
+{
+	struct fake_link *l;
+	unsigned int i;
+	int fd;
+
+	fk.nr_link_calls++;
+	errno = EBADF;
+	if (fk.stock || fk.old_kernel)
+		return -EOPNOTSUPP;	/* no io_coro_ops in the kernel's BTF */
+	if (fk.link_err && (!fk.link_err_at ||
+			    fk.link_err_at == fk.nr_link_calls))
+		return fk.link_err;
+	if (prog_fd < 0)
+		return -EBADF;
+	if (kind >= IORING_CORO_MAX_KINDS)
+		return -EINVAL;
+	for (i = 0; i < fk.nr_links; i++) {
+		if (fk.links[i].ring_fd == ring_fd &&
+		    fk.links[i].kind == kind && fake_link_open(i))
+			return -EBUSY;
+	}
+	if (fk.nr_links == FAKE_MAX_LINKS)
+		return -ENOMEM;
+	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* a closed link's number, given again */
+	for (i = 0; i < fk.nr_links; i++)
+		if (fk.links[i].fd == fd)
+			fk.links[i].reused = true;
+	l = &fk.links[fk.nr_links++];
+	l->ring_fd = ring_fd;
+	l->prog_fd = prog_fd;
+	l->kind = kind;
+	l->fd = fd;
+	l->reused = false;
+	return fd;
+}
+
 /* ------------------------------------------------------------ libbpf */
 
 int __wrap_bpf_object__load(struct bpf_object *obj)
@@ -300,16 +344,6 @@ int __wrap_bpf_program__fd(const struct bpf_program *prog)
 	}
 	errno = EINVAL;
 	return -EINVAL;
-}
-
-int __wrap_bpf_program__set_type(struct bpf_program *prog,
-				 enum bpf_prog_type type)
-{
-	if (fk.set_type_err) {
-		errno = -fk.set_type_err;
-		return fk.set_type_err;
-	}
-	return __real_bpf_program__set_type(prog, type);
 }
 
 int __wrap_bpf_program__set_flags(struct bpf_program *prog, __u32 flags)

@@ -8,9 +8,13 @@
  * inline functions (io_uring_get_sqe(), io_uring_cqe_seen()) work on it;
  * io_uring_submit() "consumes" SQEs into fk.submitted[], and tests post
  * CQEs with fake_post_cqe(). The kernel model answers io_uring_register()
- * as the series does (table attached or not, -ENXIO, -EBUSY, budget
- * range) or, with fk.stock, as a kernel without the series (-EINVAL).
- * Any call can be made to fail with a chosen -errno.
+ * as the series does (the support probe's IORING_DETACH_BPF: -ENXIO;
+ * IORING_REGISTER_SYNC_CANCEL) or, with fk.stock, as a kernel without the
+ * series (-EINVAL), and libiocoro's own iocoro__kind_link() (the bpf_link
+ * of a kind) with a real fd (of /dev/null, so that the library's close()
+ * of it shows), -EBUSY for a kind a link of the ring holds, -EBADF for a
+ * bad program fd, -EOPNOTSUPP on a kernel without the series. Any call
+ * can be made to fail with a chosen -errno.
  */
 #ifndef IOCORO_TESTS_FAKE_H
 #define IOCORO_TESTS_FAKE_H
@@ -29,13 +33,24 @@ struct bpf_object;
 #define FAKE_MAX_CALLS 32
 #define FAKE_PROG_FD_BASE 100
 #define FAKE_INFLIGHT_MAX 16
+#define FAKE_MAX_LINKS 160
 
 struct fake_reg_call {
 	int fd;
 	unsigned int op;
 	unsigned int nr;
 	bool arg_null;
-	int fds[IORING_BPF_MAX_PROGS];
+};
+
+/* a link iocoro__kind_link() made */
+struct fake_link {
+	int ring_fd;
+	int prog_fd;
+	unsigned int kind;
+	/* its fd, a real one */
+	int fd;
+	/* the fd was closed and a later link got its number */
+	bool reused;
 };
 
 struct fake {
@@ -51,7 +66,6 @@ struct fake {
 	int wait_err;			/* io_uring_wait_cqe_timeout(), always */
 	int load_err;			/* bpf_object__load() */
 	const char *load_log;		/* written to the log bufs on load_err */
-	int set_type_err;		/* bpf_program__set_type() */
 	int set_flags_err;		/* bpf_program__set_flags() */
 	int map_err;			/* bpf_map__update/lookup_elem() */
 	/* io_uring_submit() results to return, in order; then: all taken */
@@ -60,9 +74,14 @@ struct fake {
 	/* program (by name) that bpf_program__fd() says is not loaded */
 	const char *unloaded_prog;
 
+	/*
+	 * iocoro__kind_link(): link_err at its call number link_err_at
+	 * (1: the first), or at every call when link_err_at is 0
+	 */
+	int link_err;
+	unsigned int link_err_at;
+
 	/* kernel model */
-	bool table;
-	unsigned int budget;
 	/* requests in flight, by user_data: IORING_REGISTER_SYNC_CANCEL's */
 	__u64 inflight[FAKE_INFLIGHT_MAX];
 	unsigned int nr_inflight;
@@ -83,6 +102,12 @@ struct fake {
 	struct fake_reg_call reg[FAKE_MAX_CALLS];
 	unsigned int nr_submitted;
 	struct io_uring_sqe submitted[FAKE_SQ_MAX];
+	/* iocoro__kind_link() calls, and the links they made */
+	unsigned int nr_link_calls;
+	unsigned int nr_links;
+	struct fake_link links[FAKE_MAX_LINKS];
+	/* links still open when io_uring_queue_exit() came */
+	unsigned int links_open_at_exit;
 	__u32 map_key;
 	unsigned char map_val[256];
 	size_t map_size;
@@ -112,5 +137,9 @@ void fake_inflight(__u64 user_data);
 unsigned int fake_cq_pending(void);
 /* probe ring fds that were opened and not closed */
 bool fake_probe_fd_open(void);
+/* link @i of fk.links[] is open (the library has not closed it) */
+bool fake_link_open(unsigned int i);
+/* how many of fk.links[] are open */
+unsigned int fake_links_open(void);
 
 #endif

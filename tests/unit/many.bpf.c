@@ -1,8 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
-/* 65 iouring programs: one more than a table holds (unit tests, -E2BIG). */
+/*
+ * 65 steps, each with its io_coro_ops map: one more than iocoro_attach()
+ * attaches as kinds (unit tests, -E2BIG).
+ */
 #include <iocoro/bpf.h>
 
-#define PROG(n) SEC("iouring") int p##n(struct io_uring_step_ctx *ctx) { (void)ctx; return n; }
+#define PROG(n)                                                             \
+	IOCORO_STEP(p##n)                                                   \
+	{                                                                   \
+		(void)step;                                                 \
+		return n;                                                   \
+	}                                                                   \
+	SEC(".struct_ops")                                                  \
+	struct io_coro_ops p##n##_kind = { .step = (void *)p##n };
 PROG(0)
 PROG(1)
 PROG(2)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the unit tests of libiocoro (runtime_test.c, runtime_calls_test.c)
- * share: the errno check around every call, the fake's reset, a ring on
- * the fake kernel, and the check of a start SQE.
+ * What the unit tests of libiocoro (runtime_*_test.c) share: the errno
+ * check around every call, the fake's reset, a ring on the fake kernel,
+ * and the check of a start SQE.
  */
 #ifndef IOCORO_TESTS_RT_UNIT_H
 #define IOCORO_TESTS_RT_UNIT_H
@@ -47,21 +47,31 @@ static inline void ring_up(struct iocoro *co)
 	fk.nr_reg = 0;
 }
 
-static inline void check_start_sqe(const struct io_uring_sqe *sqe,
-				   unsigned int prog, uint32_t id)
+/* the application's own ring, which iocoro did not probe */
+static inline void ring_by_hand(struct iocoro *co)
 {
-	struct io_uring_sqe zero;
+	ring_up(co);
+	co->flags = 0;
+}
 
+/*
+ * The start of coroutine @id at kind @kind (IORING_OP_BPF with
+ * IORING_BPF_START_KIND) with budget @budget in len (0: the kernel's
+ * default)
+ */
+static inline void check_start_sqe(const struct io_uring_sqe *sqe,
+				   unsigned int kind, uint32_t id,
+				   unsigned int budget)
+{
 	assert_int_equal(sqe->opcode, IORING_OP_BPF);
-	assert_int_equal(sqe->off, prog);
+	assert_int_equal(sqe->off, kind);
+	assert_int_equal(sqe->rw_flags, IORING_BPF_START_KIND);
+	assert_int_equal(sqe->len, budget);
 	assert_int_equal(sqe->flags, IOSQE_CQE_SKIP_SUCCESS);
-	assert_true(sqe->user_data == iocoro_ud(IOCORO_UD_STEP, prog, id));
+	assert_true(sqe->user_data == iocoro_ud(IOCORO_UD_STEP, kind, id));
 	/* every field the opcode does not use is zero */
-	memset(&zero, 0, sizeof(zero));
 	assert_int_equal(sqe->fd, 0);
 	assert_int_equal(sqe->addr, 0);
-	assert_int_equal(sqe->len, 0);
-	assert_int_equal(sqe->rw_flags, 0);
 	assert_int_equal(sqe->ioprio, 0);
 	assert_int_equal(sqe->buf_index, 0);
 	assert_int_equal(sqe->personality, 0);

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of libiocoro 0.2's calls, on the fake kernel of fake.c (as
- * runtime_test.c): iocoro_start_many(), iocoro_wait()'s deadline,
- * iocoro_wait_many(), iocoro_cancel(), and the argument and error paths
- * of iocoro_skel_load() and iocoro_map_mmap() (their loads are real ones:
- * the guest suite runtime runs them, tests/guest/runtime/calls.c), and
- * what iocoro_kind_attach() refuses before it asks the kernel
- * (tests/guest/coro_ops: the rest).
+ * Unit tests of libiocoro's calls for many coroutines, on the fake kernel
+ * of fake.c (see rt_unit.h): iocoro_start_many(), iocoro_wait()'s
+ * deadline, iocoro_wait_many(), iocoro_cancel(), and the argument and
+ * error paths of iocoro_skel_load() and iocoro_map_mmap() (their loads
+ * are real ones: the guest suite runtime runs them,
+ * tests/guest/runtime/calls.c), and what iocoro_kind_attach() refuses
+ * before it asks the kernel (tests/guest/coro_ops: the rest).
  */
 #include "rt_unit.h"
 
@@ -31,7 +31,7 @@ static void test_start_many_one_submit(void **state)
 	assert_int_equal(fk.nr_submit, 1);
 	assert_int_equal(fk.nr_submitted, 3);
 	for (i = 0; i < 3; i++)
-		check_start_sqe(&fk.submitted[i], 2, ids[i]);
+		check_start_sqe(&fk.submitted[i], 2, ids[i], 0);
 }
 
 static void test_start_many_more_than_the_ring(void **state)
@@ -49,7 +49,7 @@ static void test_start_many_more_than_the_ring(void **state)
 	assert_int_equal(fk.nr_submit, 3);
 	assert_int_equal(fk.nr_submitted, 20);
 	for (i = 0; i < 20; i++)
-		check_start_sqe(&fk.submitted[i], 0, 100 + i);
+		check_start_sqe(&fk.submitted[i], 0, 100 + i, 0);
 }
 
 static void test_start_many_bad_args(void **state)
@@ -107,8 +107,8 @@ static void test_wait_deadline_whole_call(void **state)
 	ring_up(&co);
 	/* three CQEs that end no coroutine, then nothing */
 	fake_post_cqe(UD(OP, 0, 5), -ENOENT, 0);
-	fake_post_cqe(UD(STEP, 0, 5), 0, 0);
-	fake_post_cqe(UD(STEP, 1, 6), 0, 0);
+	fake_post_cqe(UD(OP, 0, 5), -EIO, 0);
+	fake_post_cqe(UD(OP, 1, 6), -EPIPE, 0);
 	assert_int_equal(L(iocoro_wait(&co, &done, &ts)), -ETIME);
 	assert_true(fk.nr_wait >= 4);
 	/* each wait got what was left of the 50 ms, not 50 ms again */
@@ -298,6 +298,7 @@ static void test_skel_load_bad_args(void **state)
 			 -EINVAL);
 	assert_int_equal(L(iocoro_skel_load(&co, NULL, NULL)), -EINVAL);
 	assert_int_equal(fk.nr_reg, 0);
+	assert_int_equal(fk.nr_link_calls, 0);
 	runtime_progs_bpf__destroy(skel);
 }
 
@@ -313,7 +314,9 @@ static void test_skel_load_stock(void **state)
 	/* refused before anything is loaded or attached */
 	assert_int_equal(L(iocoro_skel_load(&co, skel->skeleton, NULL)),
 			 -EOPNOTSUPP);
-	assert_false(fk.table);
+	assert_int_equal(fk.nr_load, 0);
+	assert_int_equal(fk.nr_link_calls, 0);
+	assert_int_equal(co.nr_progs, 0);
 	runtime_progs_bpf__destroy(skel);
 }
 
@@ -349,22 +352,28 @@ static void test_map_mmap_errors(void **state)
 static void test_kind_bad_args(void **state)
 {
 	struct runtime_progs_bpf *skel = runtime_progs_bpf__open();
-	struct bpf_program *prog;
+	struct bpf_program *step;
 	struct iocoro co;
 
 	(void)state;
 	assert_non_null(skel);
-	prog = bpf_object__next_program(skel->obj, NULL);
-	assert_non_null(prog);
+	step = skel->progs.first;
 	ring_up(&co);
-	assert_int_equal(L(iocoro_kind_attach(NULL, prog, 0)), -EINVAL);
+	assert_int_equal(L(iocoro_kind_attach(NULL, step, 0)), -EINVAL);
 	assert_int_equal(L(iocoro_kind_attach(&co, NULL, 0)), -EINVAL);
-	assert_int_equal(L(iocoro_kind_attach(&co, prog, IOCORO_MAX_KINDS)),
+	assert_int_equal(L(iocoro_kind_attach(&co, step, IOCORO_MAX_KINDS)),
 			 -EINVAL);
-	/* not a struct_ops program, and not loaded */
-	assert_int_equal(L(iocoro_kind_attach(&co, prog, 0)), -EINVAL);
-	assert_int_equal(L(iocoro_kind_update(3, &co, prog, 0)), -EINVAL);
-	assert_int_equal(L(iocoro_kind_update(3, NULL, prog, 0)), -EINVAL);
+	/* a step that is not loaded */
+	assert_int_equal(L(iocoro_kind_attach(&co, step, 0)), -EINVAL);
+	assert_int_equal(L(iocoro_kind_update(3, &co, step, 0)), -EINVAL);
+	assert_int_equal(L(iocoro_kind_update(3, NULL, step, 0)), -EINVAL);
+	/* loaded (the fake's load), but not a struct_ops program */
+	assert_int_equal(L(iocoro_object_load(skel->obj, NULL)), 5);
+	assert_true(bpf_program__fd(skel->progs.not_ours) >= 0);
+	assert_int_equal(L(iocoro_kind_attach(&co, skel->progs.not_ours, 0)),
+			 -EINVAL);
+	assert_int_equal(L(iocoro_kind_update(3, &co, skel->progs.not_ours,
+					      0)), -EINVAL);
 	runtime_progs_bpf__destroy(skel);
 }
 

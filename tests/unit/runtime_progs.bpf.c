@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * An object for libiocoro's unit tests (opened, never loaded on the host):
- * iouring programs in every section form iocoro knows, one program of
- * another type, and a coroutine written with bpf-lib's helpers, which so
- * also get compiled for the BPF target.
+ * steps (struct_ops programs of io_coro_ops) in every section form iocoro
+ * knows, each with its io_coro_ops map, programs that are not steps, and
+ * coroutines written with bpf-lib's helpers, which so also get compiled
+ * for the BPF target. Steps, in object order: first, sleeper, lookalike,
+ * coro, coro_s (two sleepable: sleeper, coro_s).
  */
 #include <iocoro/bpf.h>
 
@@ -29,11 +31,14 @@ struct {
 	__type(value, struct co_state);
 } mmapable SEC(".maps");
 
-SEC("iouring")
-int first(struct io_uring_step_ctx *ctx)
+/* a raw step (iocoro/coro_ops.h) */
+IOCORO_STEP(first)
 {
-	return iocoro_finish(ctx, 1);
+	return iocoro_finish(step, 1);
 }
+
+SEC(".struct_ops")
+struct io_coro_ops first_kind = { .step = (void *)first };
 
 SEC("socket")
 int not_ours(void *ctx)
@@ -42,27 +47,28 @@ int not_ours(void *ctx)
 	return 0;
 }
 
-SEC("iouring.s")
-int sleeper(struct io_uring_step_ctx *ctx)
+/* a raw sleepable step (IOCORO_SEC_SLEEPABLE) */
+IOCORO_STEP_SLEEPABLE(sleeper)
 {
-	return iocoro_finish(ctx, 2);
+	return iocoro_finish(step, 2);
 }
 
-SEC("iouring/named")
-int named(struct io_uring_step_ctx *ctx)
+SEC(".struct_ops")
+struct io_coro_ops sleeper_kind = { .step = (void *)sleeper };
+
+/* a step whose section starts like IOCORO_SEC_SLEEPABLE: not sleepable */
+SEC(IOCORO_SEC "sleepable_lookalike")
+int lookalike(unsigned long long *ctx)
 {
-	return iocoro_finish(ctx, 3);
+	return iocoro_finish((struct io_coro_step *)ctx[0], 3);
 }
 
-SEC("iouring.s/named")
-int sleeper_named(struct io_uring_step_ctx *ctx)
-{
-	return iocoro_finish(ctx, 4);
-}
+SEC(".struct_ops")
+struct io_coro_ops lookalike_kind = { .step = (void *)lookalike };
 
-/* not an iouring section, though it starts like one */
-SEC("iouringx")
-int lookalike(void *ctx)
+/* a program of the program-table interface: not a step */
+SEC("iouring")
+int table_prog(void *ctx)
 {
 	(void)ctx;
 	return 0;
@@ -70,7 +76,8 @@ int lookalike(void *ctx)
 
 enum { CO_OPEN, CO_READ, CO_DONE };
 
-IOCORO_COROUTINE(coro, &states, struct co_state)
+static __always_inline int co_body(struct io_coro_step *ctx,
+				   struct co_state *st)
 {
 	struct io_uring_sqe sqe;
 
@@ -88,6 +95,16 @@ IOCORO_COROUTINE(coro, &states, struct co_state)
 		return iocoro_finish(ctx, iocoro_ctx_prev_res(ctx));
 	}
 	return iocoro_finish(ctx, -EINVAL);
+}
+
+IOCORO_COROUTINE(coro, &states, struct co_state)
+{
+	return co_body(ctx, st);
+}
+
+IOCORO_COROUTINE_SLEEPABLE(coro_s, &states, struct co_state)
+{
+	return co_body(ctx, st);
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -221,7 +221,7 @@ static void test_build_refuses(void **state)
 
 /*
  * btree_step()'s pieces run as the coroutine runs them (btree.bpf.c's
- * step()): only the head, the keys probed and the one pointer read, each
+ * node_step()): only the head, the keys probed and the one pointer read, each
  * through a copy; *@probes counts the probes
  */
 static int coroutine_step(const struct btree_node *n, __u32 level, __u64 key,

@@ -20,10 +20,10 @@
  *            --stats' count of io_uring_enter calls against strace's
  *   streams  stdout a pipe and a file; stdin (no FILE, -, - among files)
  *            from a file and a pipe
- *   perms    as nobody with CAP_BPF alone (ambient): an
+ *   perms    as nobody with CAP_BPF and CAP_PERFMON alone (ambient): an
  *            unreadable file gives cat's "Permission denied", the others
- *            are printed; as nobody without them: one line naming CAP_BPF
- *            and setcap
+ *            are printed; as nobody with CAP_BPF alone or without
+ *            capabilities: one line naming both and setcap
  *   cksum    -c against cksum: files, a missing one, a directory, stdin
  *   usage    --help, --version, bad options in cat's words and exit status
  *
@@ -87,7 +87,8 @@ static void gen_file(const char *path, size_t size, mode_t mode)
 
 /* ---- running a program ---- */
 
-enum who { AS_ROOT, AS_NOBODY, AS_NOBODY_BPF };
+/* nobody: without capabilities, with CAP_BPF, with what loading needs */
+enum who { AS_ROOT, AS_NOBODY, AS_NOBODY_BPF, AS_NOBODY_LOAD };
 enum out_to { OUT_FILE, OUT_PIPE };
 
 struct how {
@@ -107,30 +108,42 @@ struct result {
 	double secs;		/* wall time, fork to exit */
 };
 
-static int capset_bpf(void)
+/* keep @n capabilities @caps alone: permitted, effective, inheritable */
+static int capset_only(const unsigned int *caps, unsigned int n)
 {
 	struct __user_cap_header_struct h = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
 	struct __user_cap_data_struct d[2] = { { 0 } };
+	unsigned int i;
 
-	d[CAP_TO_INDEX(CAP_BPF)].permitted |= CAP_TO_MASK(CAP_BPF);
-	d[1].effective = d[1].inheritable = d[1].permitted;
+	for (i = 0; i < n; i++)
+		d[CAP_TO_INDEX(caps[i])].permitted |= CAP_TO_MASK(caps[i]);
+	for (i = 0; i < 2; i++)
+		d[i].effective = d[i].inheritable = d[i].permitted;
 	return (int)syscall(SYS_capset, &h, d);
 }
 
-/* become nobody; with CAP_BPF alone kept across exec if @bpf */
-static void drop_to_nobody(int bpf)
+/*
+ * become nobody, keeping across exec (ambient) CAP_BPF alone
+ * (AS_NOBODY_BPF), CAP_BPF and CAP_PERFMON (AS_NOBODY_LOAD) or nothing
+ */
+static void drop_to_nobody(enum who who)
 {
-	if (bpf && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0))
+	static const unsigned int caps[] = { CAP_BPF, CAP_PERFMON };
+	unsigned int i, n = who == AS_NOBODY_LOAD ? 2 : 1;
+
+	if (who != AS_NOBODY && prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0))
 		_exit(120);
 	if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
 		_exit(121);
-	if (!bpf)
+	if (who == AS_NOBODY)
 		return;
-	if (capset_bpf() ||
-	    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_BPF, 0, 0))
+	if (capset_only(caps, n))
 		_exit(122);
+	for (i = 0; i < n; i++)
+		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, caps[i], 0, 0))
+			_exit(122);
 }
 
 /* a child that writes @path into a pipe; the read end */
@@ -166,7 +179,7 @@ static void child_exec(char *const argv[], const struct how *h, int in,
 	dup2(out, 1);
 	dup2(err, 2);
 	if (h->who != AS_ROOT)
-		drop_to_nobody(h->who == AS_NOBODY_BPF);
+		drop_to_nobody(h->who);
 	if (h->strace) {
 		traced[i++] = "strace";
 		traced[i++] = "-qq";
@@ -612,31 +625,44 @@ IOCORO_CASE(perms)
 {
 	char *a = path_in("a"), *secret = path_in("secret"), *b = path_in("b");
 	char *args[] = { a, secret, b };
-	struct how nobody_bpf = { .who = AS_NOBODY_BPF, .out = OUT_FILE };
-	struct how nobody = { .who = AS_NOBODY, .out = OUT_FILE };
+	struct how nobody_load = { .who = AS_NOBODY_LOAD, .out = OUT_FILE };
+	static const enum who refused[] = { AS_NOBODY_BPF, AS_NOBODY };
 	char *argv[] = { (char *)bin, a, NULL };
 	struct result r;
+	unsigned int i;
 
 	CHECK_SYS(chmod(work, 0755));	/* mkdtemp's 0700 would keep nobody out */
 	gen_file(a, 5000, 0644);
 	gen_file(secret, 3000, 0600);	/* root's */
 	gen_file(b, 200000, 0644);
-	/* granted CAP_BPF: cat's "Permission denied", a and b printed */
-	same_as("cat", NULL, args, 3, &nobody_bpf, &r);
+	/*
+	 * granted CAP_BPF and CAP_PERFMON: cat's "Permission denied", a and
+	 * b printed
+	 */
+	same_as("cat", NULL, args, 3, &nobody_load, &r);
 	if (!strstr(r.err, "/secret: Permission denied\n"))
 		FAIL("no 'Permission denied' for the unreadable file");
 
-	/* without CAP_BPF: one line that says so, nothing printed */
-	run(argv, &nobody, &r);
-	show(argv, 2, &r);
-	CHECK_EQ(r.status, 1);
-	CHECK_EQ(r.out_len, 0);
-	if (!strstr(r.err, "catchain: loading the coroutine needs CAP_BPF") ||
-	    !strstr(r.err, "setcap cap_bpf+ep") ||
-	    strstr(r.err, "libbpf") ||
-	    strchr(r.err, '\n') != r.err + r.err_len - 1)
-		FAIL("not the one line about CAP_BPF: '%s'", r.err);
-	free(r.out);
+	/*
+	 * with CAP_BPF alone (a struct_ops step's load needs CAP_PERFMON
+	 * too), and without capabilities: one line that says so, nothing
+	 * printed
+	 */
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		struct how nobody = { .who = refused[i], .out = OUT_FILE };
+
+		run(argv, &nobody, &r);
+		show(argv, 2, &r);
+		CHECK_EQ(r.status, 1);
+		CHECK_EQ(r.out_len, 0);
+		if (!strstr(r.err, "catchain: loading the coroutine needs CAP_BPF and CAP_PERFMON") ||
+		    !strstr(r.err, "setcap cap_bpf,cap_perfmon+ep catchain") ||
+		    strstr(r.err, "libbpf") ||
+		    strchr(r.err, '\n') != r.err + r.err_len - 1)
+			FAIL("not the one line about CAP_BPF and CAP_PERFMON: '%s'",
+			     r.err);
+		free(r.out);
+	}
 	free(a);
 	free(secret);
 	free(b);

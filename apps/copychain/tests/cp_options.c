@@ -87,8 +87,9 @@ static void interactive(const char *src, const char *dst, const char *cpd)
 }
 
 /*
- * -f, as nobody (with CAP_BPF): a DST nobody may not write is refused in
- * cp's words, and replaced with -f, with the mode cp -f gives it
+ * -f, as nobody (with CAP_BPF and CAP_PERFMON): a DST nobody may not
+ * write is refused in cp's words, and replaced with -f, with the mode
+ * cp -f gives it
  */
 static void force(const char *src, const char *dst, const char *cpd)
 {
@@ -105,7 +106,7 @@ static void force(const char *src, const char *dst, const char *cpd)
 	CHECK_SYS(chown(cpd, 65534, 65534));
 	pid = CHECK_SYS(fork());
 	if (!pid) {
-		if (nobody_with_bpf())
+		if (become_nobody(NOBODY_LOAD))
 			_exit(3);
 		run_copychain(&r, src, dst, NULL);
 		CHECK_EQ(r.status, 1);

@@ -7,20 +7,24 @@
  * gives the patched uapi (linux/bpf.h, linux/io_uring.h), libbpf's
  * bpf_helpers.h (SEC(), maps, the stock helpers), and
  *
- *   iocoro/bpf_io_uring_helpers.h  bpf_io_uring_queue_sqe(),
- *                             bpf_io_uring_queue_sqe_cont(),
- *                             bpf_io_uring_emit_cqe(),
- *                             bpf_io_uring_post_result(), generated from
- *                             the patched uapi at build time
- *   iocoro/bpf_prep.h         io_uring_prep_*() for SQEs built in BPF
- *   iocoro/bpf_ctx.h          iocoro_ctx_*(): the previous completion
- *   iocoro/bpf_coro.h         coroutines: iocoro_await(), iocoro_finish(),
- *                             IOCORO_COROUTINE() and friends
- *   iocoro/user_data.h        user_data layout shared with user space
+ *   iocoro/coro_ops.h    struct io_coro_step (a step's context),
+ *                        struct io_coro_ops and the bpf_io_coro_* kfuncs
+ *   iocoro/bpf_prep.h    io_uring_prep_*() for SQEs built in BPF
+ *   iocoro/bpf_ctx.h     iocoro_ctx_*(): the completion a step runs for
+ *   iocoro/bpf_coro.h    coroutines: iocoro_await(), iocoro_finish(),
+ *                        IOCORO_COROUTINE() and friends
+ *   iocoro/user_data.h   user_data layout shared with user space
  *
- * Programs go in SEC("iouring"), or SEC("iouring.s") for sleepable ones
- * (which may call bpf_copy_from_user()); libiocoro gives them their type
- * when it loads the object (iocoro_object_prepare()).
+ * Steps are struct_ops programs of struct io_coro_ops, each with an
+ * io_coro_ops map of its own (IOCORO_COROUTINE() writes both); libiocoro
+ * attaches each to a ring as a coroutine kind by a bpf_link when it loads
+ * the object (iocoro_skel_load(), iocoro_attach_object()).
+ *
+ * Defined before this header, IOCORO_BPF_V5 gives the program-table
+ * interface instead (BPF_PROG_TYPE_IOURING in SEC("iouring"), the
+ * bpf_io_uring_* helpers generated from the patched uapi, struct
+ * io_uring_step_ctx): only the kernel tests of that interface use it,
+ * until the series drops it.
  */
 #ifndef IOCORO_BPF_H
 #define IOCORO_BPF_H
@@ -31,12 +35,13 @@
 #include <linux/errno.h>
 #include <bpf/bpf_helpers.h>
 
-#include <iocoro/bpf_io_uring_helpers.h>
 #include <iocoro/user_data.h>
 #include <iocoro/bpf_prep.h>
 #include <iocoro/bpf_ctx.h>
 #include <iocoro/bpf_coro.h>
 
+#ifdef IOCORO_BPF_V5
+#include <iocoro/bpf_io_uring_helpers.h>
 /*
  * The generated ids must be the ones of the linux/bpf.h this program is
  * compiled against, and the ctx must have the layout the accessors and
@@ -59,6 +64,7 @@ _Static_assert(sizeof(struct io_uring_step_ctx) == 32 &&
 	       __builtin_offsetof(struct io_uring_step_ctx, prev_flags) == 20 &&
 	       __builtin_offsetof(struct io_uring_step_ctx, has_prev) == 24,
 	       "struct io_uring_step_ctx differs from the layout iocoro knows");
+#endif
 _Static_assert(sizeof(struct io_uring_sqe) == 64,
 	       "iocoro's programs queue 64-byte SQEs (no IORING_SETUP_SQE128)");
 

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR MIT) */
 /*
  * Coroutines in BPF: a coroutine is a chain of requests, each of which
- * carries the program that continues the coroutine once it completed (a
- * step): the kernel runs that program at the operation's completion, with
- * the result in its ctx, and the program decides and either awaits the
- * next operation or finishes. One request a step: the operation is the
- * step. The coroutine starts with an IORING_OP_BPF request (user space's
- * iocoro_start()), whose program runs as soon as it is issued. Its state
- * lives in a map slot indexed by the coroutine's id, which every request
- * of the coroutine carries in its user_data (iocoro/user_data.h).
+ * carries the step that continues the coroutine once it completed: the
+ * kernel runs that step, a struct_ops program of struct io_coro_ops
+ * attached to the ring as a coroutine kind, at the operation's
+ * completion, with the result in its context, and the step decides and
+ * either awaits the next operation or finishes. One request a step: the
+ * operation is the step. The coroutine starts with an IORING_OP_BPF
+ * request (user space's iocoro_start()), whose step runs as soon as it
+ * is issued. Its state lives in a map slot indexed by the coroutine's id,
+ * which every request of the coroutine carries in its user_data
+ * (iocoro/user_data.h). A step names the step that continues it by its
+ * kind: its index among the object's steps (iocoro_self() is its own).
  *
  *   #include <linux/fcntl.h>   // AT_FDCWD, O_RDONLY
  *
@@ -69,10 +72,32 @@
 #include <linux/io_uring.h>
 #include <linux/errno.h>
 
-#include <iocoro/bpf_io_uring_helpers.h>
 #include <iocoro/bpf_prep.h>
 #include <iocoro/bpf_ctx.h>
 #include <iocoro/user_data.h>
+
+/*
+ * The calls the model is made of: io_coro_ops kfuncs, or with
+ * IOCORO_BPF_V5 the program table's helpers.
+ */
+#ifdef IOCORO_BPF_V5
+#include <iocoro/bpf_io_uring_helpers.h>
+#define IOCORO__QUEUE(ctx, sqe)                                             \
+	bpf_io_uring_queue_sqe((ctx), (sqe), sizeof(*(sqe)))
+#define IOCORO__QUEUE_CONT(ctx, sqe, next)                                  \
+	bpf_io_uring_queue_sqe_cont((ctx), (sqe), sizeof(*(sqe)), (next))
+#define IOCORO__POST_RESULT(ctx, ud) bpf_io_uring_post_result((ctx), (ud))
+#define IOCORO__PREP_START(sqe, next) iocoro_prep_bpf((sqe), (next))
+#define IOCORO__SELF(ctx) iocoro_ud_prog((ctx)->user_data)
+#else
+#define IOCORO__QUEUE(ctx, sqe)                                             \
+	bpf_io_coro_queue_sqe((ctx), (sqe), sizeof(*(sqe)))
+#define IOCORO__QUEUE_CONT(ctx, sqe, next)                                  \
+	bpf_io_coro_queue_sqe_cont((ctx), (sqe), sizeof(*(sqe)), (next))
+#define IOCORO__POST_RESULT(ctx, ud) bpf_io_coro_post_result((ctx), (ud))
+#define IOCORO__PREP_START(sqe, next) iocoro_prep_kind((sqe), (next))
+#define IOCORO__SELF(ctx) ((ctx)->kind)
+#endif
 
 #ifdef IOCORO_DEBUG
 /* per CPU: steps' actions (awaits, spawns, finishes, leaves) so far */
@@ -118,15 +143,15 @@ IOCORO_INLINE void iocoro_acted(void)
 #endif
 
 /* the id of the coroutine this step belongs to */
-IOCORO_INLINE __u32 iocoro_id(const struct io_uring_step_ctx *ctx)
+IOCORO_INLINE __u32 iocoro_id(const iocoro_ctx_t *ctx)
 {
 	return iocoro_ud_id(ctx->user_data);
 }
 
-/* the index of the program running this step (its own table slot) */
-IOCORO_INLINE __u32 iocoro_self(const struct io_uring_step_ctx *ctx)
+/* the kind running this step (its index among the object's steps) */
+IOCORO_INLINE __u32 iocoro_self(const iocoro_ctx_t *ctx)
 {
-	return iocoro_ud_prog(ctx->user_data);
+	return IOCORO__SELF(ctx);
 }
 
 /*
@@ -146,24 +171,24 @@ IOCORO_INLINE __u32 iocoro_self(const struct io_uring_step_ctx *ctx)
  * coroutine (give it its own id and state slot) without an operation.
  * Returns 0 or the helper's error (-EBUSY, -ELOOP as iocoro_await()).
  */
-IOCORO_INLINE int iocoro_spawn(struct io_uring_step_ctx *ctx, __u32 prog,
+IOCORO_INLINE int iocoro_spawn(iocoro_ctx_t *ctx, __u32 prog,
 			       __u32 id)
 {
 	struct io_uring_sqe step;
 
 	long ret;
 
-	iocoro_prep_bpf(&step, prog);
+	IOCORO__PREP_START(&step, prog);
 	step.user_data = iocoro_ud(IOCORO_UD_STEP, prog, id);
 	step.flags = IOSQE_CQE_SKIP_SUCCESS;
-	ret = bpf_io_uring_queue_sqe(ctx, &step, sizeof(step));
+	ret = IOCORO__QUEUE(ctx, &step);
 	if (!ret)
 		iocoro_acted();
 	return (int)ret;
 }
 
 /* iocoro_spawn() of this coroutine: its next step runs program @prog */
-IOCORO_INLINE int iocoro_next(struct io_uring_step_ctx *ctx, __u32 prog)
+IOCORO_INLINE int iocoro_next(iocoro_ctx_t *ctx, __u32 prog)
 {
 	return iocoro_spawn(ctx, prog, iocoro_id(ctx));
 }
@@ -174,7 +199,7 @@ IOCORO_INLINE int iocoro_next(struct io_uring_step_ctx *ctx, __u32 prog)
  * its result in iocoro_ctx_prev_res(). @sqe's user_data and its
  * IOSQE_CQE_SKIP_SUCCESS flag are set here; other flags are kept. One
  * request: the operation carries its continuation
- * (bpf_io_uring_queue_sqe_cont()).
+ * (bpf_io_coro_queue_sqe_cont()).
  *
  * Returns 0, or the helper's error (-EBUSY when the run already queued
  * IOCORO_MAX_QUEUED_SQES SQEs, -ELOOP when the coroutine's step budget
@@ -182,7 +207,7 @@ IOCORO_INLINE int iocoro_next(struct io_uring_step_ctx *ctx, __u32 prog)
  * that error from the program: the coroutine then ends with it. Nothing
  * was queued then.
  */
-IOCORO_INLINE int iocoro_await_as(struct io_uring_step_ctx *ctx,
+IOCORO_INLINE int iocoro_await_as(iocoro_ctx_t *ctx,
 				  struct io_uring_sqe *sqe, __u32 prog,
 				  __u32 id)
 {
@@ -190,21 +215,21 @@ IOCORO_INLINE int iocoro_await_as(struct io_uring_step_ctx *ctx,
 
 	sqe->user_data = iocoro_ud(IOCORO_UD_STEP, prog, id);
 	sqe->flags |= IOSQE_CQE_SKIP_SUCCESS;
-	ret = bpf_io_uring_queue_sqe_cont(ctx, sqe, sizeof(*sqe), prog);
+	ret = IOCORO__QUEUE_CONT(ctx, sqe, prog);
 	if (!ret)
 		iocoro_acted();
 	return (int)ret;
 }
 
 /* iocoro_await_as() of this coroutine, continued by program @prog */
-IOCORO_INLINE int iocoro_await_prog(struct io_uring_step_ctx *ctx,
+IOCORO_INLINE int iocoro_await_prog(iocoro_ctx_t *ctx,
 				    struct io_uring_sqe *sqe, __u32 prog)
 {
 	return iocoro_await_as(ctx, sqe, prog, iocoro_id(ctx));
 }
 
 /* iocoro_await_prog() with this program as the next step */
-IOCORO_INLINE int iocoro_await(struct io_uring_step_ctx *ctx,
+IOCORO_INLINE int iocoro_await(iocoro_ctx_t *ctx,
 			       struct io_uring_sqe *sqe)
 {
 	return iocoro_await_prog(ctx, sqe, iocoro_self(ctx));
@@ -215,7 +240,7 @@ IOCORO_INLINE int iocoro_await(struct io_uring_step_ctx *ctx,
  * (stored in *@step, a field of the coroutine's state), then await @sqe.
  * Returns what iocoro_await() returns: return it from the program.
  */
-IOCORO_INLINE int iocoro_then(struct io_uring_step_ctx *ctx,
+IOCORO_INLINE int iocoro_then(iocoro_ctx_t *ctx,
 			      struct io_uring_sqe *sqe, __u32 *step,
 			      __u32 next)
 {
@@ -230,9 +255,9 @@ IOCORO_INLINE int iocoro_then(struct io_uring_step_ctx *ctx,
  * never dropped and counted against no limit of the run. Returns @res,
  * for: return iocoro_finish(ctx, res);
  */
-IOCORO_INLINE int iocoro_finish(struct io_uring_step_ctx *ctx, __s32 res)
+IOCORO_INLINE int iocoro_finish(iocoro_ctx_t *ctx, __s32 res)
 {
-	bpf_io_uring_post_result(ctx,
+	IOCORO__POST_RESULT(ctx,
 		iocoro_ud(IOCORO_UD_END, iocoro_self(ctx), iocoro_id(ctx)));
 	iocoro_acted();
 	return res;
@@ -245,7 +270,7 @@ IOCORO_INLINE int iocoro_finish(struct io_uring_step_ctx *ctx, __s32 res)
  * it, it keeps the debug check from taking the silent end for a bug.
  * Returns 0, for: return iocoro_leave(ctx);
  */
-IOCORO_INLINE int iocoro_leave(struct io_uring_step_ctx *ctx)
+IOCORO_INLINE int iocoro_leave(iocoro_ctx_t *ctx)
 {
 	(void)ctx;
 	iocoro_acted();
@@ -253,18 +278,23 @@ IOCORO_INLINE int iocoro_leave(struct io_uring_step_ctx *ctx)
 }
 
 /*
- * Define a coroutine program @name in SEC("iouring") whose state is the
- * value of type @type in map @map (a pointer, as iocoro_state() and the
- * map helpers take it: &states) at the coroutine's id. The body that
- * follows sees `struct io_uring_step_ctx *ctx` and `@type *st` (never
- * NULL: a coroutine without a slot ends with -ENOENT) and returns the
- * program's result, usually from iocoro_then() or iocoro_finish().
- * IOCORO_COROUTINE_SLEEPABLE is the same in SEC("iouring.s").
+ * Define a coroutine step @name whose state is the value of type @type in
+ * map @map (a pointer, as iocoro_state() and the map helpers take it:
+ * &states) at the coroutine's id. The body that follows sees
+ * `iocoro_ctx_t *ctx` (struct io_coro_step) and `@type *st` (never NULL:
+ * a coroutine without a slot ends with -ENOENT) and returns the step's
+ * result, usually from iocoro_then() or iocoro_finish().
+ *
+ * The step is a struct_ops program (IOCORO_SEC) with an io_coro_ops map
+ * of its own, @name##_kind, which is how libbpf loads it; libiocoro
+ * attaches it as the kind that is its index among the object's steps
+ * (iocoro_prog_index()). IOCORO_COROUTINE_SLEEPABLE makes a sleepable
+ * one (IOCORO_SEC_SLEEPABLE), which may call bpf_copy_from_user().
  */
-#define IOCORO_COROUTINE_SEC_(sec, name, map, type)                         \
+#define IOCORO__COROUTINE(sec, name, map, type)                             \
 	static inline __attribute__((always_inline)) int                    \
-	name##_step(struct io_uring_step_ctx *ctx, type *st);                \
-	SEC(sec) int name(struct io_uring_step_ctx *ctx)                     \
+	name##_step(iocoro_ctx_t *ctx, type *st);                            \
+	IOCORO__STEP_FN(sec, name)                                           \
 	{                                                                   \
 		type *st = iocoro_state(map, ctx);                          \
 		int iocoro__ret;                                            \
@@ -275,12 +305,36 @@ IOCORO_INLINE int iocoro_leave(struct io_uring_step_ctx *ctx)
 		iocoro__ret = name##_step(ctx, st);                         \
 		return IOCORO__DEBUG_END(iocoro__ret);                      \
 	}                                                                   \
+	IOCORO__STEP_KIND(name)                                              \
 	static inline __attribute__((always_inline)) int                    \
-	name##_step(struct io_uring_step_ctx *ctx, type *st)
+	name##_step(iocoro_ctx_t *ctx, type *st)
 
+#ifdef IOCORO_BPF_V5
+#define IOCORO__STEP_FN(sec, name) SEC(sec) int name(iocoro_ctx_t *ctx)
+#define IOCORO__STEP_KIND(name)
 #define IOCORO_COROUTINE(name, map, type)                                   \
-	IOCORO_COROUTINE_SEC_("iouring", name, map, type)
+	IOCORO__COROUTINE("iouring", name, map, type)
 #define IOCORO_COROUTINE_SLEEPABLE(name, map, type)                         \
-	IOCORO_COROUTINE_SEC_("iouring.s", name, map, type)
+	IOCORO__COROUTINE("iouring.s", name, map, type)
+#else
+/* struct_ops programs take their arguments as an array of u64 */
+#define IOCORO__STEP_FN(sec, name)                                           \
+	static inline __attribute__((always_inline)) int                    \
+	name##__run(iocoro_ctx_t *ctx);                                      \
+	SEC(sec) int name(unsigned long long *iocoro__args)                  \
+	{                                                                   \
+		return name##__run((iocoro_ctx_t *)iocoro__args[0]);        \
+	}                                                                   \
+	static inline __attribute__((always_inline)) int                    \
+	name##__run(iocoro_ctx_t *ctx)
+#define IOCORO__STEP_KIND(name)                                              \
+	SEC(".struct_ops") struct io_coro_ops name##_kind = {               \
+		.step = (void *)name,                                        \
+	};
+#define IOCORO_COROUTINE(name, map, type)                                   \
+	IOCORO__COROUTINE(IOCORO_SEC #name, name, map, type)
+#define IOCORO_COROUTINE_SLEEPABLE(name, map, type)                         \
+	IOCORO__COROUTINE(IOCORO_SEC_SLEEPABLE #name, name, map, type)
+#endif
 
 #endif /* IOCORO_BPF_CORO_H */

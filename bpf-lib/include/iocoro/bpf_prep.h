@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR MIT) */
 /*
- * SQE prep helpers for BPF_PROG_TYPE_IOURING programs, with liburing's
- * names and argument order: a step prepares its next operation exactly as
- * user space would, then queues it (iocoro_await(), or
- * bpf_io_uring_queue_sqe() directly).
+ * SQE prep helpers for coroutine steps, with liburing's names and
+ * argument order: a step prepares its next operation exactly as user
+ * space would, then queues it (iocoro_await(), or bpf_io_coro_queue_sqe()
+ * directly).
  *
  *   struct io_uring_sqe sqe;
  *
@@ -271,6 +271,19 @@ IOCORO_INLINE void iocoro_prep_bpf(struct io_uring_sqe *sqe,
 				   unsigned int prog_index)
 {
 	io_uring_prep_rw(IORING_OP_BPF, sqe, 0, 0, 0, prog_index);
+}
+
+/*
+ * IORING_OP_BPF that runs the step of coroutine kind @kind (the
+ * io_coro_ops attached as that kind) as soon as it is issued. Fields as
+ * iocoro_prep_bpf(); a start a step queues takes its coroutine's budget,
+ * so sqe->len stays zero.
+ */
+IOCORO_INLINE void iocoro_prep_kind(struct io_uring_sqe *sqe,
+				    unsigned int kind)
+{
+	io_uring_prep_rw(IORING_OP_BPF, sqe, 0, 0, 0, kind);
+	sqe->rw_flags = IORING_BPF_START_KIND;
 }
 
 #endif /* IOCORO_BPF_PREP_H */

@@ -20,8 +20,9 @@
  * libbpf loads it as that type's step; user space attaches the program to
  * a ring as a kind with iocoro_kind_attach(), which makes a map and a
  * bpf_link of its own (the object's map itself is never attached). A
- * sleepable step (to call bpf_copy_from_user()) has BPF_F_SLEEPABLE set
- * before the load: bpf_program__set_flags().
+ * sleepable step (to call bpf_copy_from_user()) is an
+ * IOCORO_STEP_SLEEPABLE(), which iocoro_object_prepare() gives
+ * BPF_F_SLEEPABLE before the load.
  *
  * struct io_coro_step is read through the kernel's BTF (CO-RE): only the
  * fields below, by name.
@@ -33,7 +34,19 @@
 #include <linux/bpf.h>
 #include <linux/io_uring.h>
 #include <linux/errno.h>
+
+#ifdef __bpf__
 #include <bpf/bpf_helpers.h>
+#define IOCORO__CORE __attribute__((preserve_access_index))
+#define IOCORO__KSYM __ksym
+#else
+/*
+ * Built for the host (bpf-lib's unit tests): plain structs, and the
+ * kfuncs are functions the test defines.
+ */
+#define IOCORO__CORE
+#define IOCORO__KSYM
+#endif
 
 /* what a step sees: the completion it runs for */
 struct io_coro_step {
@@ -47,7 +60,7 @@ struct io_coro_step {
 	__u32	has_res;
 	/* the kind that runs */
 	__u32	kind;
-} __attribute__((preserve_access_index));
+} IOCORO__CORE;
 
 /* a kind of step; ring_fd and kind are set by iocoro_kind_attach() */
 struct io_coro_ops {
@@ -58,17 +71,17 @@ struct io_coro_ops {
 
 /* queue @sqe (sizeof(struct io_uring_sqe)), submitted once the step returns */
 extern int bpf_io_coro_queue_sqe(struct io_coro_step *step, const void *sqe,
-				 __u32 sqe__sz) __ksym;
+				 __u32 sqe__sz) IOCORO__KSYM;
 /* the same, and the step of @kind runs with its completion */
 extern int bpf_io_coro_queue_sqe_cont(struct io_coro_step *step,
 				      const void *sqe, __u32 sqe__sz,
-				      __u32 kind) __ksym;
+				      __u32 kind) IOCORO__KSYM;
 /* post a CQE (flags 0 or IORING_CQE_F_MORE) */
 extern int bpf_io_coro_emit_cqe(struct io_coro_step *step, __u64 user_data,
-				__s32 res, __u32 flags) __ksym;
+				__s32 res, __u32 flags) IOCORO__KSYM;
 /* post the step's result under @user_data, even with CQE_SKIP_SUCCESS */
 extern int bpf_io_coro_post_result(struct io_coro_step *step,
-				   __u64 user_data) __ksym;
+				   __u64 user_data) IOCORO__KSYM;
 
 /*
  * @rdonly_buf_size bytes (a constant) at @offset of registered buffer
@@ -78,22 +91,35 @@ extern int bpf_io_coro_post_result(struct io_coro_step *step,
  */
 extern const __u8 *bpf_io_coro_buf(struct io_coro_step *step, __u32 buf_index,
 				   __u64 offset,
-				   const __u32 rdonly_buf_size) __ksym;
+				   const __u32 rdonly_buf_size) IOCORO__KSYM;
 
 /*
- * A step program @name, in SEC("struct_ops/<name>"): the body that
- * follows sees the step's context as `step` and returns the request's
- * result (BPF_PROG()'s shape, without its unused ctx).
+ * The sections of step programs: libbpf loads both as struct_ops
+ * programs; libiocoro (iocoro_object_prepare()) makes those of the
+ * second sleepable, as libbpf 1.1 knows no "struct_ops.s/" (a newer
+ * libbpf's "struct_ops.s/" sections are taken as sleepable too).
  */
-#define IOCORO_STEP(name)                                                   \
-	static __attribute__((always_inline)) int                           \
+#define IOCORO_SEC		"struct_ops/"
+#define IOCORO_SEC_SLEEPABLE	"struct_ops/sleepable/"
+
+#define IOCORO__STEP(sec, name)                                             \
+	static inline __attribute__((always_inline)) int                    \
 	name##__step(struct io_coro_step *step);                            \
-	SEC("struct_ops/" #name)                                            \
+	SEC(sec #name)                                                      \
 	int name(unsigned long long *ctx)                                   \
 	{                                                                   \
 		return name##__step((struct io_coro_step *)ctx[0]);         \
 	}                                                                   \
-	static __attribute__((always_inline)) int                           \
+	static inline __attribute__((always_inline)) int                    \
 	name##__step(struct io_coro_step *step)
+
+/*
+ * A step program @name, in SEC(IOCORO_SEC "<name>"): the body that
+ * follows sees the step's context as `step` and returns the request's
+ * result (BPF_PROG()'s shape, without its unused ctx).
+ * IOCORO_STEP_SLEEPABLE() is the same in IOCORO_SEC_SLEEPABLE.
+ */
+#define IOCORO_STEP(name) IOCORO__STEP(IOCORO_SEC, name)
+#define IOCORO_STEP_SLEEPABLE(name) IOCORO__STEP(IOCORO_SEC_SLEEPABLE, name)
 
 #endif

@@ -33,7 +33,7 @@
 #define IOCORO_UD_PROG_SHIFT	32
 
 /* the kernel's limits (<linux/io_uring.h>), under iocoro's names */
-/* the most programs IORING_ATTACH_BPF takes */
+/* the most kinds iocoro_attach() attaches (a ring holds as many) */
 #define IOCORO_MAX_PROGS	IORING_BPF_MAX_PROGS
 /* the most SQEs one program run may queue */
 #define IOCORO_MAX_QUEUED_SQES	IORING_BPF_MAX_SQES

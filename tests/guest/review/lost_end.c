@@ -17,6 +17,7 @@ IOCORO_CASE(lost_end)
 	struct io_uring_params p = { .flags = IORING_SETUP_CQSIZE,
 				     .cq_entries = 1024 };
 	struct io_uring_cqe *cqes;
+	struct io_uring_sqe *sqe;
 	struct lost_end_bpf *skel;
 	struct iocoro_done done;
 	struct io_uring ring;
@@ -31,7 +32,11 @@ IOCORO_CASE(lost_end)
 	skel->bss->le_nr = IORING_BPF_MAX_CQES + 10;
 	skel->bss->le_res = 4242;
 
-	iocoro_prep_start(uring_sqe(&ring), 0, 9);
+	sqe = uring_sqe(&ring);
+	/* a table program's start: IORING_OP_BPF of entry 0, coroutine 9 */
+	iocoro_prep_bpf(sqe, 0);
+	io_uring_sqe_set_data64(sqe, iocoro_ud(IOCORO_UD_STEP, 0, 9));
+	io_uring_sqe_set_flags(sqe, IOSQE_CQE_SKIP_SUCCESS);
 	uring_submit(&ring, 1);
 	cqes = calloc(n, sizeof(*cqes));
 	CHECK(cqes != NULL);

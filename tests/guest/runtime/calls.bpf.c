@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Coroutines of the libiocoro 0.2 calls' guest tests (calls.c), with
- * their states in a BPF_F_MMAPABLE array that user space maps
- * (iocoro_map_mmap()):
+ * Coroutines of the guest tests of libiocoro's calls for many coroutines
+ * (calls.c), with their states in a BPF_F_MMAPABLE array that user space
+ * maps (iocoro_map_mmap()):
  *
  *   double_it  a NOP, then out = in * 2; ends with in + 1.
  *   ticker     each step queues an operation of its own that fails (a
@@ -47,7 +47,7 @@ IOCORO_COROUTINE(ticker, &cl_states, struct cl_state)
 	io_uring_prep_read(&sqe, -1, 0, 0, 0);
 	sqe.user_data = iocoro_ud(IOCORO_UD_OP, iocoro_self(ctx),
 				  iocoro_id(ctx));
-	if (bpf_io_uring_queue_sqe(ctx, &sqe, sizeof(sqe)))
+	if (bpf_io_coro_queue_sqe(ctx, &sqe, sizeof(sqe)))
 		return iocoro_finish(ctx, -EIO);
 	io_uring_prep_timeout(&sqe, (void *)st->ts, 0, 0);
 	return (int)iocoro_await(ctx, &sqe);

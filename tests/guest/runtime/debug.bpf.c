@@ -19,7 +19,7 @@ struct {
 	__type(value, struct dbg_g_state);
 } dbg_states SEC(".maps");
 
-static __always_inline int dbg_body(struct io_uring_step_ctx *ctx,
+static __always_inline int dbg_body(struct io_coro_step *ctx,
 				    struct dbg_g_state *st)
 {
 	struct io_uring_sqe sqe;

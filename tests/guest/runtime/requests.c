@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * bpf-lib's iocoro_await() and iocoro_then() queue one request a step: the
- * operation, which carries the program that continues the coroutine
- * (bpf_io_uring_queue_sqe_cont()), not the operation and an IORING_OP_BPF
+ * operation, which carries the kind that continues the coroutine
+ * (bpf_io_coro_queue_sqe_cont()), not the operation and an IORING_OP_BPF
  * hard-linked after it as series v4 did. RT_MAX_COROS coroutines of
  * two_step (rt.bpf.c), each waiting in a read of an empty pipe, hold one
  * io_kiocb each: /proc/slabinfo's io_kiocb objects grow by about that many

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Coroutines of the runtime guest tests (runtime_guest.c), written with
- * bpf-lib: two steps each, a read and then the end.
+ * Coroutines of the runtime guest tests (runtime_guest.c, requests.c),
+ * written with bpf-lib: two steps each, a read and then the end. Kinds,
+ * in object order: two_step 0, peek 1.
  *
- *   two_step (SEC("iouring")): read st->len bytes of st->fd into st->buf,
- *            then finish with the read's result.
- *   peek     (SEC("iouring.s"), sleepable): the same read, then copy the
+ *   two_step (IOCORO_COROUTINE): read st->len bytes of st->fd into
+ *            st->buf, then finish with the read's result.
+ *   peek     (IOCORO_COROUTINE_SLEEPABLE): the same read, then copy the
  *            first 8 bytes from the user buffer with bpf_copy_from_user(),
- *            which only sleepable programs may call, and finish with the
+ *            which only sleepable steps may call, and finish with the
  *            first byte.
  */
 #include <iocoro/bpf.h>
@@ -21,7 +22,7 @@ struct {
 	__type(value, struct rt_state);
 } states SEC(".maps");
 
-static __always_inline int queue_read(struct io_uring_step_ctx *ctx,
+static __always_inline int queue_read(struct io_coro_step *ctx,
 				      struct rt_state *st)
 {
 	struct io_uring_sqe sqe;
@@ -31,12 +32,13 @@ static __always_inline int queue_read(struct io_uring_step_ctx *ctx,
 	return (int)iocoro_then(ctx, &sqe, &st->step, RT_FINISH);
 }
 
-static __always_inline void record_prev(struct io_uring_step_ctx *ctx,
+static __always_inline void record_prev(struct io_coro_step *ctx,
 					struct rt_state *st)
 {
 	st->has_prev = iocoro_ctx_has_prev(ctx);
 	st->prev_res = iocoro_ctx_prev_res(ctx);
 	st->prev_user_data = iocoro_ctx_prev_user_data(ctx);
+	st->kind = iocoro_self(ctx);
 }
 
 IOCORO_COROUTINE(two_step, &states, struct rt_state)

@@ -14,12 +14,12 @@ struct rt_state {
 	__s32 fd;
 	__u64 buf;		/* user buffer the read fills */
 	__u32 len;
-	__u32 runs;		/* program runs of this coroutine */
+	__u32 runs;		/* steps run of this coroutine */
 	/* what the steps saw in their ctx */
 	__u32 first_has_prev;
 	__u32 has_prev;
 	__s32 prev_res;
-	__u32 pad;
+	__u32 kind;		/* the last step's iocoro_self() */
 	__u64 prev_user_data;
 	__u64 peeked;		/* peek: the first 8 bytes, copied from user memory */
 };

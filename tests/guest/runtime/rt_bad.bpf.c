@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A program the verifier refuses (runtime_guest.c, case verifier_log):
- * it reads io_uring_step_ctx.resv, past the fields programs may read.
+ * A step the verifier refuses (runtime_guest.c, case verifier_log;
+ * calls.c, case calls_refused): it writes to its context, struct
+ * io_coro_step, which steps may only read ("only read is supported").
  */
 #include <iocoro/bpf.h>
 
-SEC("iouring")
-int bad_ctx(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(bad_ctx)
 {
-	return (int)ctx->resv;
+	step->res = step->res + 1;
+	return step->res;
 }
+
+SEC(".struct_ops")
+struct io_coro_ops bad_ctx_kind = { .step = (void *)bad_ctx };
 
 char LICENSE[] SEC("license") = "GPL";

@@ -4,34 +4,42 @@
  * case: runtime_<case>; tests/lib/case.h):
  *
  *   coroutine      load rt.bpf.c through iocoro_object_prepare() and the
- *                  skeleton, attach it, run the two-step coroutine
- *                  two_step (a read, then its end) and get its result,
- *                  check what its steps saw, detach; a start after the
- *                  detach fails with -EBADF
- *   sleepable      the same with peek, a SEC("iouring.s") program that
- *                  calls bpf_copy_from_user()
+ *                  skeleton, attach its steps as kinds (a bpf_link each),
+ *                  run the two-step coroutine two_step (a read, then its
+ *                  end) and get its result, check what its steps saw,
+ *                  detach (the links are gone); a start after the detach
+ *                  fails with -EBADF, and the kinds attach again
+ *   sleepable      the same with peek, an IOCORO_COROUTINE_SLEEPABLE step
+ *                  that calls bpf_copy_from_user()
  *   defer_taskrun  two_step on a SINGLE_ISSUER | DEFER_TASKRUN ring, where
  *                  steps run only while the task waits; four coroutines
  *                  at once, reaped in any order
  *   op_failure     the read fails (-EBADF): the step after it still runs
  *                  and ends the coroutine with that error
- *   budget         iocoro_set_budget(1): the second step fails with -ELOOP
- *   verifier_log   a program the verifier refuses: the load fails and the
- *                  log reaches the caller
+ *   budget         the budget travels in each start: iocoro_set_budget(1)
+ *                  makes the second step fail with -ELOOP, 2 is enough;
+ *                  two coroutines in flight at once, started with budgets
+ *                  1 and 2, end each by its own; a start SQE with no
+ *                  budget gets the kernel's default, one above
+ *                  IOCORO_MAX_BUDGET fails with -EINVAL
+ *   verifier_log   a step the verifier refuses (it writes to its ctx): the
+ *                  load fails and the log reaches the caller
  *   no_support     the documented error of a ring that cannot run
  *                  IORING_OP_BPF. A kernel without the series cannot be
  *                  had in this guest, so this checks what can be: the
  *                  probe finds the series; iocoro_queue_init() refuses
- *                  SQPOLL with -EINVAL; and the kernel itself fails
- *                  IORING_OP_BPF on an SQPOLL ring with -EINVAL, which is
- *                  also what a kernel without the series answers for the
- *                  unknown opcode. The -EOPNOTSUPP path of a kernel without
- *                  the series is covered by the unit tests and by
- *                  unit_host_kernel (the host's own kernel).
+ *                  SQPOLL with -EINVAL; and the kernel itself refuses a
+ *                  kind on an SQPOLL ring and fails IORING_OP_BPF there
+ *                  with -EINVAL, which is also what a kernel without the
+ *                  series answers for the unknown opcode. The -EOPNOTSUPP
+ *                  path of a kernel without the series is covered by the
+ *                  unit tests and by unit_host_kernel (the host's own
+ *                  kernel).
  */
 #define _GNU_SOURCE
 #include "iocoro.h" /* before liburing.h */
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include <fcntl.h>
@@ -78,10 +86,23 @@ static struct rt_bpf *load_flags(struct iocoro *co, unsigned int flags)
 	ret = rt_bpf__load(skel);
 	if (ret)
 		FAIL("rt_bpf__load: %d (%s)\n%s", ret, iocoro_strerror(ret), log);
-	CHECK_EQ(bpf_program__type(skel->progs.two_step), BPF_PROG_TYPE_IOURING);
+	CHECK_EQ(bpf_program__type(skel->progs.two_step),
+		 BPF_PROG_TYPE_STRUCT_OPS);
 	CHECK_EQ(CHECK_RET(iocoro_attach_object(co, skel->obj)), 2);
 	CHECK_EQ(co->nr_progs, 2);
 	return skel;
+}
+
+/* @fd is a struct_ops bpf_link, open */
+static void check_link(int fd)
+{
+	struct bpf_link_info info;
+	__u32 len = sizeof(info);
+
+	CHECK(fd >= 0);
+	memset(&info, 0, sizeof(info));
+	CHECK_RET(bpf_obj_get_info_by_fd(fd, &info, &len));
+	CHECK_EQ(info.type, BPF_LINK_TYPE_STRUCT_OPS);
 }
 
 static struct rt_bpf *load(struct iocoro *co)
@@ -115,7 +136,7 @@ IOCORO_CASE(coroutine)
 	struct iocoro_done done;
 	struct rt_bpf *skel;
 	struct iocoro co;
-	int idx;
+	int idx, link;
 
 	skel = load(&co);
 	idx = CHECK_RET(iocoro_prog_index(skel->obj, skel->progs.two_step));
@@ -135,12 +156,21 @@ IOCORO_CASE(coroutine)
 	CHECK_EQ(st.has_prev, 1);
 	CHECK_EQ(st.prev_res, (int)strlen(DATA));
 	CHECK_EQ_U64(st.prev_user_data, iocoro_ud(IOCORO_UD_STEP, idx, 3));
+	/* the step ran as the kind that is its index */
+	CHECK_EQ(st.kind, idx);
 	/* one CQE for the whole coroutine: nothing else is left */
 	CHECK_EQ(io_uring_cq_ready(&co.ring), 0);
 
-	/* detached: the next start fails in the kernel, with -EBADF */
+	/* a link per kind */
+	check_link(co.links[0]);
+	check_link(co.links[1]);
+	link = co.links[idx];
+
+	/* detached: the links are closed, and the next start fails in the
+	 * kernel, with -EBADF */
 	CHECK_RET(iocoro_detach(&co));
 	CHECK_EQ(co.nr_progs, 0);
+	CHECK(fcntl(link, F_GETFD) < 0);
 	CHECK_EQ(iocoro_detach(&co), -ENXIO);
 	st.step = RT_READ;
 	CHECK_RET(iocoro_start_state(&co, (unsigned int)idx, 3,
@@ -148,6 +178,15 @@ IOCORO_CASE(coroutine)
 	wait_done(&co, &done);
 	CHECK_EQ(done.how, IOCORO_FAILED);
 	CHECK_EQ(done.res, -EBADF);
+
+	/* the kinds are free: attached again, the coroutine runs again */
+	CHECK_EQ(CHECK_RET(iocoro_attach_object(&co, skel->obj)), 2);
+	st.step = RT_READ;
+	st.runs = 0;
+	run(&co, skel, (unsigned int)idx, 3, &st, &done);
+	CHECK_EQ(done.how, IOCORO_FINISHED);
+	CHECK_EQ(done.res, (int)strlen(DATA));
+	CHECK_EQ(st.runs, 2);
 
 	iocoro_queue_exit(&co);
 	rt_bpf__destroy(skel);
@@ -173,6 +212,7 @@ IOCORO_CASE(sleepable)
 	CHECK_EQ(done.how, IOCORO_FINISHED);
 	CHECK_EQ(done.res, DATA[0]);
 	CHECK(!memcmp(&st.peeked, DATA, 8));
+	CHECK_EQ(st.kind, idx);
 	iocoro_queue_exit(&co);
 	rt_bpf__destroy(skel);
 	close(st.fd);
@@ -237,6 +277,21 @@ IOCORO_CASE(op_failure)
 	rt_bpf__destroy(skel);
 }
 
+/* start coroutine @id of two_step (kind 0) with @budget in the SQE */
+static void start_raw(struct iocoro *co, struct rt_bpf *skel, uint32_t id,
+		      struct rt_state *st, unsigned int budget)
+{
+	struct io_uring_sqe *sqe;
+
+	CHECK_RET(bpf_map__update_elem(skel->maps.states, &id, sizeof(id), st,
+				       sizeof(*st), BPF_ANY));
+	sqe = io_uring_get_sqe(&co->ring);
+	CHECK(sqe != NULL);
+	iocoro_prep_start(sqe, 0, id);
+	sqe->len = budget;
+	CHECK_EQ(CHECK_RET(io_uring_submit(&co->ring)), 1);
+}
+
 IOCORO_CASE(budget)
 {
 	char buf[64];
@@ -244,12 +299,15 @@ IOCORO_CASE(budget)
 	struct iocoro_done done;
 	struct rt_bpf *skel;
 	struct iocoro co;
+	unsigned int i, seen = 0;
 
 	skel = load(&co);
-	CHECK_RET(iocoro_set_budget(&co, 1));
-	CHECK_EQ(co.budget, 1);
 	st.fd = data_fd();
 	st.buf = (uintptr_t)buf;
+
+	/* one step: the read's step has nothing left */
+	CHECK_RET(iocoro_set_budget(&co, 1));
+	CHECK_EQ(co.budget, 1);
 	run(&co, skel, 0, 4, &st, &done);
 	CHECK_EQ(done.how, IOCORO_FAILED);
 	CHECK_EQ(done.res, -ELOOP);
@@ -263,7 +321,54 @@ IOCORO_CASE(budget)
 	run(&co, skel, 0, 4, &st, &done);
 	CHECK_EQ(done.how, IOCORO_FINISHED);
 	CHECK_EQ(done.res, (int)strlen(DATA));
+	CHECK_EQ(st.runs, 2);
 	CHECK_EQ(iocoro_set_budget(&co, 0), -EINVAL);
+	CHECK_EQ(iocoro_set_budget(&co, IOCORO_MAX_BUDGET + 1), -EINVAL);
+	CHECK_EQ(co.budget, 2);
+
+	/* each coroutine its own: 5 with 1, 6 with 2, in flight together */
+	st.step = RT_READ;
+	st.runs = 0;
+	CHECK_RET(iocoro_set_budget(&co, 1));
+	CHECK_RET(iocoro_start_state(&co, 0, 5, skel->maps.states, &st,
+				     sizeof(st)));
+	CHECK_RET(iocoro_set_budget(&co, 2));
+	CHECK_RET(iocoro_start_state(&co, 0, 6, skel->maps.states, &st,
+				     sizeof(st)));
+	for (i = 0; i < 2; i++) {
+		wait_done(&co, &done);
+		CHECK(done.id == 5 || done.id == 6);
+		CHECK(!(seen & (1U << done.id)));
+		seen |= 1U << done.id;
+		if (done.id == 5) {
+			CHECK_EQ(done.how, IOCORO_FAILED);
+			CHECK_EQ(done.res, -ELOOP);
+		} else {
+			CHECK_EQ(done.how, IOCORO_FINISHED);
+			CHECK_EQ(done.res, (int)strlen(DATA));
+		}
+	}
+
+	/* a start SQE without a budget: the kernel's default, plenty */
+	start_raw(&co, skel, 7, &st, 0);
+	wait_done(&co, &done);
+	CHECK_EQ(done.id, 7);
+	CHECK_EQ(done.how, IOCORO_FINISHED);
+	CHECK_EQ(done.res, (int)strlen(DATA));
+	/* the most a start may carry, and one more */
+	start_raw(&co, skel, 8, &st, IOCORO_MAX_BUDGET);
+	wait_done(&co, &done);
+	CHECK_EQ(done.id, 8);
+	CHECK_EQ(done.how, IOCORO_FINISHED);
+	start_raw(&co, skel, 9, &st, IOCORO_MAX_BUDGET + 1);
+	wait_done(&co, &done);
+	CHECK_EQ(done.id, 9);
+	CHECK_EQ(done.how, IOCORO_FAILED);
+	CHECK_EQ(done.res, -EINVAL);
+	CHECK_RET(iocoro_state_read(skel->maps.states, 9, &st, sizeof(st)));
+	CHECK_EQ(st.runs, 0);
+	CHECK_EQ(io_uring_cq_ready(&co.ring), 0);
+
 	iocoro_queue_exit(&co);
 	rt_bpf__destroy(skel);
 	close(st.fd);
@@ -282,7 +387,7 @@ IOCORO_CASE(verifier_log)
 	CHECK_EQ(CHECK_RET(iocoro_object_prepare(skel->obj, &opts)), 1);
 	ret = rt_bad_bpf__load(skel);
 	CHECK(ret == -EACCES || ret == -EINVAL);
-	if (!strstr(log, "invalid bpf_context access"))
+	if (!strstr(log, "only read is supported"))
 		FAIL("verifier log without the reason:\n%s", log);
 	printf("verifier log (%zu bytes) ends: %s\n", strlen(log),
 	       strlen(log) > 200 ? log + strlen(log) - 200 : log);
@@ -294,7 +399,7 @@ IOCORO_CASE(verifier_log)
 	log[0] = 'x';
 	ret = iocoro_object_load(skel->obj, &opts);
 	CHECK(ret == -EACCES || ret == -EINVAL);
-	CHECK(strstr(log, "invalid bpf_context access") != NULL);
+	CHECK(strstr(log, "only read is supported") != NULL);
 	rt_bad_bpf__destroy(skel);
 }
 
@@ -303,8 +408,7 @@ IOCORO_CASE(no_support)
 	struct io_uring_params p = { .flags = IORING_SETUP_SQPOLL };
 	struct io_uring_cqe *cqe;
 	struct io_uring_sqe *sqe;
-	struct io_uring ring;
-	struct iocoro co;
+	struct iocoro co, sq;
 	struct rt_bpf *skel;
 	int fds[1];
 
@@ -317,22 +421,25 @@ IOCORO_CASE(no_support)
 	CHECK(strstr(iocoro_strerror(-EINVAL), "SQPOLL") != NULL);
 	CHECK(strstr(iocoro_strerror(-EOPNOTSUPP), "IORING_OP_BPF") != NULL);
 
-	/* and that is the kernel's verdict: on an SQPOLL ring with a table,
-	 * IORING_OP_BPF fails with -EINVAL, as an unknown opcode does on a
-	 * kernel without the series */
+	/* and that is the kernel's verdict: an SQPOLL ring the application
+	 * set up takes no kind, and IORING_OP_BPF fails there with -EINVAL,
+	 * as an unknown opcode does on a kernel without the series */
 	skel = load(&co);
 	fds[0] = bpf_program__fd(skel->progs.two_step);
-	CHECK_RET(io_uring_queue_init_params(4, &ring, &p));
-	CHECK_RET(io_uring_register(ring.ring_fd, IORING_ATTACH_BPF, fds, 1));
-	sqe = io_uring_get_sqe(&ring);
+	memset(&sq, 0, sizeof(sq));
+	CHECK_RET(io_uring_queue_init_params(4, &sq.ring, &p));
+	CHECK_EQ(iocoro_attach(&sq, fds, 1), -EINVAL);
+	CHECK_EQ(sq.nr_progs, 0);
+	CHECK_EQ(iocoro_kind_attach(&sq, skel->progs.two_step, 0), -EINVAL);
+	sqe = io_uring_get_sqe(&sq.ring);
 	CHECK(sqe != NULL);
 	iocoro_prep_start(sqe, 0, 1);
 	io_uring_sqe_set_flags(sqe, 0);
-	CHECK_EQ(CHECK_RET(io_uring_submit(&ring)), 1);
-	CHECK_RET(io_uring_wait_cqe(&ring, &cqe));
+	CHECK_EQ(CHECK_RET(io_uring_submit(&sq.ring)), 1);
+	CHECK_RET(io_uring_wait_cqe(&sq.ring, &cqe));
 	CHECK_CQE(cqe, iocoro_ud(IOCORO_UD_STEP, 0, 1), -EINVAL);
-	io_uring_cqe_seen(&ring, cqe);
-	io_uring_queue_exit(&ring);
+	io_uring_cqe_seen(&sq.ring, cqe);
+	io_uring_queue_exit(&sq.ring);
 	iocoro_queue_exit(&co);
 	rt_bpf__destroy(skel);
 }

@@ -11,11 +11,9 @@
  *   emit_unrolled  a plain loop of COST_UNROLLED CQEs with its counters in
  *                  a map value, ending in iocoro_next() to itself
  *
- * Each returns a value that comes out of its loop. A check of the return
- * value that marks R0 precise makes the verifier tell apart every count
- * at every iteration: emit_counted then has a state per count and
- * iteration and is refused after 1,000,001 instructions; without it,
- * 7,260.
+ * Each is a struct io_coro_ops step that posts with the
+ * bpf_io_coro_emit_cqe() kfunc and returns a value that comes out of its
+ * loop; each has an io_coro_ops map of its own (cost_kinds below).
  */
 #include <iocoro/bpf.h>
 
@@ -35,19 +33,18 @@ struct {
 
 __u32 cost_nr;	/* CQEs emit_bpf_loop posts */
 
-SEC("iouring")
-int emit_counted(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(emit_counted)
 {
 	__u32 ok = 0, i;
 
 	for (i = 0; i < COST_UNROLLED; i++)
-		if (!bpf_io_uring_emit_cqe(ctx, COST_UD + i, (__s32)i, 0))
+		if (!bpf_io_coro_emit_cqe(step, COST_UD + i, (__s32)i, 0))
 			ok++;
 	return ok;
 }
 
 struct emit_run {
-	struct io_uring_step_ctx *ctx;
+	struct io_coro_step *step;
 	__u32 ok;
 	__u32 err;
 };
@@ -56,24 +53,22 @@ static long emit_one(__u32 i, void *data)
 {
 	struct emit_run *r = data;
 
-	if (bpf_io_uring_emit_cqe(r->ctx, COST_UD + i, (__s32)i, 0))
+	if (bpf_io_coro_emit_cqe(r->step, COST_UD + i, (__s32)i, 0))
 		r->err++;
 	else
 		r->ok++;
 	return 0;
 }
 
-SEC("iouring")
-int emit_bpf_loop(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(emit_bpf_loop)
 {
-	struct emit_run r = { .ctx = ctx };
+	struct emit_run r = { .step = step };
 
 	bpf_loop(cost_nr, emit_one, &r, 0);
 	return r.err ? -EIO : (int)r.ok;
 }
 
-SEC("iouring")
-int emit_unrolled(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(emit_unrolled)
 {
 	struct cost_counts *c;
 	__u32 key = 0, i;
@@ -82,13 +77,23 @@ int emit_unrolled(struct io_uring_step_ctx *ctx)
 	if (!c)
 		return -ENOENT;
 	for (i = 0; i < COST_UNROLLED; i++) {
-		if (bpf_io_uring_emit_cqe(ctx, COST_UD + i, (__s32)i, 0))
+		if (bpf_io_coro_emit_cqe(step, COST_UD + i, (__s32)i, 0))
 			c->err++;
 		else
 			c->ok++;
 	}
-	return iocoro_next(ctx, iocoro_self(ctx));
+	return iocoro_next(step, iocoro_self(step));
 }
 
+/* in the programs' order: kinds 0, 1, 2 (enum cost_prog of cost.c) */
+SEC(".struct_ops") struct io_coro_ops counted_kind = {
+	.step = (void *)emit_counted,
+};
+SEC(".struct_ops") struct io_coro_ops bpf_loop_kind = {
+	.step = (void *)emit_bpf_loop,
+};
+SEC(".struct_ops") struct io_coro_ops unrolled_kind = {
+	.step = (void *)emit_unrolled,
+};
 
 char LICENSE[] SEC("license") = "GPL";

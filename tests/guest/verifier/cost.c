@@ -5,10 +5,9 @@
  * instructions each, a tenth of the verifier's limit, and run.
  *
  * The bound is on the verifier's own count (BPF_LOG_STATS), which does
- * not depend on the machine's speed. A check of the return value that
- * marks R0 precise makes each count at each iteration a state of its
- * own: emit_counted was then refused after 1,000,001 instructions ("BPF
- * program is too large"); it takes 7,260 without.
+ * not depend on the machine's speed. The programs are struct io_coro_ops
+ * steps that post with the bpf_io_coro_emit_cqe() kfunc, attached as the
+ * kinds of a ring by libiocoro.
  *
  *   cost_load  the three programs load within the bound; the statistics
  *              of each are printed
@@ -25,9 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "iocoro.h"
+#include <liburing.h>
+
 #include "case.h"
 #include "check.h"
-#include "uring_bpf.h"
 
 #include "cost.h"
 #include "cost.skel.h"
@@ -38,7 +39,7 @@
 /* a tenth of BPF_COMPLEXITY_LIMIT_INSNS */
 #define COST_MAX_INSNS 100000
 
-/* the programs of cost.bpf.c, at their index in the object: in its order */
+/* the steps of cost.bpf.c, at their kind: their order in the object */
 enum cost_prog {
 	P_EMIT_COUNTED,
 	P_EMIT_BPF_LOOP,
@@ -94,7 +95,6 @@ static struct cost_bpf *cost_load(struct cost_logs *logs)
 	struct cost_bpf *skel;
 	int ret;
 
-	uring_bpf_register_sec();
 	skel = cost_bpf__open();
 	if (!skel)
 		FAIL("cost_bpf__open: %s", strerror(errno));
@@ -126,32 +126,42 @@ IOCORO_CASE(cost_load)
 #define COST_RUN_NR 5
 #define UD_COST_BPF 0xc0570001ULL
 
-/* one run of program @prog: its @nr CQEs (COST_UD + i, res i), then its own */
-static void run_emits(struct io_uring *ring, enum cost_prog prog,
-		      unsigned int nr)
+/* one run of step @prog: its @nr CQEs (COST_UD + i, res i), then its own */
+static void run_emits(struct iocoro *co, enum cost_prog prog, unsigned int nr)
 {
-	static struct io_uring_cqe cqes[COST_UNROLLED + 1];
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&co->ring);
+	struct io_uring_cqe *cqe;
 	unsigned int i;
 
-	uring_prep_bpf(ring, prog, UD_COST_BPF);
-	uring_submit(ring, 1);
-	uring_reap(ring, cqes, nr + 1);
-	for (i = 0; i < nr; i++)
-		CHECK_CQE(&cqes[i], COST_UD + i, (int)i);
-	CHECK_CQE(&cqes[nr], UD_COST_BPF, (int)nr);
+	CHECK(sqe);
+	iocoro_prep_kind(sqe, prog);
+	sqe->user_data = UD_COST_BPF;
+	CHECK_EQ(io_uring_submit(&co->ring), 1);
+	for (i = 0; i <= nr; i++) {
+		CHECK_EQ(io_uring_wait_cqe(&co->ring, &cqe), 0);
+		if (i < nr)
+			CHECK_CQE(cqe, COST_UD + i, (int)i);
+		else
+			CHECK_CQE(cqe, UD_COST_BPF, (int)nr);
+		io_uring_cqe_seen(&co->ring, cqe);
+	}
 }
 
 IOCORO_CASE(cost_run)
 {
 	static struct cost_logs logs;
 	struct cost_bpf *skel = cost_load(&logs);
-	struct io_uring ring;
+	struct io_uring_params p = { .flags = IORING_SETUP_CQSIZE,
+				     .cq_entries = 2 * COST_UNROLLED };
+	struct iocoro co;
 
-	uring_init(&ring, COST_UNROLLED, 0);
-	uring_attach_object(&ring, skel->obj);
+	CHECK_RET(iocoro_queue_init_params(8, &co, &p));
+	CHECK_EQ(iocoro_attach_object(&co, skel->obj), 3);
+	CHECK_EQ(iocoro_prog_index(skel->obj, skel->progs.emit_bpf_loop),
+		 P_EMIT_BPF_LOOP);
 	skel->bss->cost_nr = COST_RUN_NR;
-	run_emits(&ring, P_EMIT_BPF_LOOP, COST_RUN_NR);
-	run_emits(&ring, P_EMIT_COUNTED, COST_UNROLLED);
-	io_uring_queue_exit(&ring);
+	run_emits(&co, P_EMIT_BPF_LOOP, COST_RUN_NR);
+	run_emits(&co, P_EMIT_COUNTED, COST_UNROLLED);
+	iocoro_queue_exit(&co);
 	cost_bpf__destroy(skel);
 }
