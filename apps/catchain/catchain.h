@@ -10,8 +10,9 @@
  *   CREDIT_DONE: as READ_DONE after its emit (look at the buffer again)
  *   READ_DONE, n == 0 or an error: CLOSE(fd) -> CLOSE_DONE: finish
  *
- * Every arrow into a *_DONE step is a hard link: the step runs after the
- * operation whatever its result and finds it in iocoro_ctx_prev_res().
+ * Every arrow into a *_DONE step is an operation that carries the step
+ * (iocoro_then()): the step runs at its completion whatever its result
+ * and finds it in iocoro_ctx_prev_res().
  * Reads go at the file position (offset -1), as cat's read() does.
  *
  * Buffering and order. Coroutine slot i (a --jobs slot) owns a ring of
