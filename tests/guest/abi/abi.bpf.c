@@ -1,21 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * BPF_PROG_TYPE_IOURING programs for the guest tests of the kernel series
- * (kernel/patches/000[1-4]): run by IORING_OP_BPF, they queue SQEs with
- * bpf_io_uring_queue_sqe(). the abi suite drives them; it passes buffers,
- * fds and user_data through the globals below and reads back what the
- * helper returned (rc[]) and how often a program ran (runs).
- *
- * Program names are kept under 16 characters: the kernel stores (and the
- * ring's fdinfo shows) at most BPF_OBJ_NAME_LEN - 1 of them.
+ * The steps of the abi suite (abi.h): struct io_coro_ops programs, each
+ * in a map of its own so that libbpf loads it as a step; the tests attach
+ * them to rings as kinds with iocoro_kind_attach() and start them with
+ * IORING_OP_BPF. They queue SQEs with bpf_io_coro_queue_sqe(); the suite
+ * passes buffers, fds and user_data through the globals below and reads
+ * back what the kfunc returned (rc[]) and how often a step ran (runs).
+ * Every step returns 0: the result of the request it runs for.
  */
-#include <linux/bpf.h>
-#include <linux/io_uring.h>
-#include <bpf/bpf_helpers.h>
-
-/* the helper of patch 0006, by its id in the patched uapi header */
-static long (*bpf_io_uring_queue_sqe)(void *ctx, const void *sqe, __u32 len) =
-	(void *)BPF_FUNC_io_uring_queue_sqe;
+#include <iocoro/coro_ops.h>
 
 #define SQE_SIZE	64
 #define SQE128_SIZE	128
@@ -23,9 +16,11 @@ static long (*bpf_io_uring_queue_sqe)(void *ctx, const void *sqe, __u32 len) =
 /* SQEs q_map can queue from map_sqes[] */
 #define NR_MAP		4
 
-/* how many times any program of this object ran */
+char LICENSE[] SEC("license") = "GPL";
+
+/* how many times any step of this object ran */
 __u32 runs;
-/* return values of bpf_io_uring_queue_sqe(), in call order */
+/* return values of bpf_io_coro_queue_sqe(), in call order */
 long rc[NR_MANY];
 /* how many entries of rc[] the last run wrote */
 __u32 nr_rc;
@@ -54,17 +49,15 @@ static __always_inline void record(int i, long ret)
 }
 
 /* does nothing but count its runs */
-SEC("iouring")
-int nothing(void *ctx)
+IOCORO_STEP(nothing)
 {
-	(void)ctx;
+	(void)step;
 	__sync_fetch_and_add(&runs, 1);
 	return 0;
 }
 
 /* queues one NOP built on the stack */
-SEC("iouring")
-int q_nop(void *ctx)
+IOCORO_STEP(q_nop)
 {
 	struct io_uring_sqe sqe;
 
@@ -72,7 +65,7 @@ int q_nop(void *ctx)
 	__builtin_memset(&sqe, 0, sizeof(sqe));
 	sqe.opcode = IORING_OP_NOP;
 	sqe.user_data = nop_ud;
-	record(0, bpf_io_uring_queue_sqe(ctx, &sqe, SQE_SIZE));
+	record(0, bpf_io_coro_queue_sqe(step, &sqe, SQE_SIZE));
 	return 0;
 }
 
@@ -88,33 +81,31 @@ static __always_inline void prep_write(struct io_uring_sqe *sqe)
 }
 
 /* queues one write of wr_len bytes at wr_buf to wr_fd at wr_off */
-SEC("iouring")
-int q_write(void *ctx)
+IOCORO_STEP(q_write)
 {
 	struct io_uring_sqe sqe;
 
 	__sync_fetch_and_add(&runs, 1);
 	prep_write(&sqe);
-	record(0, bpf_io_uring_queue_sqe(ctx, &sqe, SQE_SIZE));
+	record(0, bpf_io_coro_queue_sqe(step, &sqe, SQE_SIZE));
 	return 0;
 }
 
 /* queues the write of q_write hard-linked to an fsync of the same fd */
-SEC("iouring")
-int q_wr_fsync(void *ctx)
+IOCORO_STEP(q_wr_fsync)
 {
 	struct io_uring_sqe sqe;
 
 	__sync_fetch_and_add(&runs, 1);
 	prep_write(&sqe);
 	sqe.flags = IOSQE_IO_LINK;
-	record(0, bpf_io_uring_queue_sqe(ctx, &sqe, SQE_SIZE));
+	record(0, bpf_io_coro_queue_sqe(step, &sqe, SQE_SIZE));
 
 	__builtin_memset(&sqe, 0, sizeof(sqe));
 	sqe.opcode = IORING_OP_FSYNC;
 	sqe.fd = wr_fd;
 	sqe.user_data = fsync_ud;
-	record(1, bpf_io_uring_queue_sqe(ctx, &sqe, SQE_SIZE));
+	record(1, bpf_io_coro_queue_sqe(step, &sqe, SQE_SIZE));
 	return 0;
 }
 
@@ -122,8 +113,7 @@ int q_wr_fsync(void *ctx)
  * queues the same NOP (a 128-byte SQE whose second half is zero) with the
  * lengths 32, 128 and 64: only the ring's SQE size may be accepted
  */
-SEC("iouring")
-int q_len(void *ctx)
+IOCORO_STEP(q_len)
 {
 	struct io_uring_sqe sqe[2];
 
@@ -131,15 +121,14 @@ int q_len(void *ctx)
 	__builtin_memset(sqe, 0, sizeof(sqe));
 	sqe[0].opcode = IORING_OP_NOP;
 	sqe[0].user_data = nop_ud;
-	record(0, bpf_io_uring_queue_sqe(ctx, sqe, 32));
-	record(1, bpf_io_uring_queue_sqe(ctx, sqe, SQE128_SIZE));
-	record(2, bpf_io_uring_queue_sqe(ctx, sqe, SQE_SIZE));
+	record(0, bpf_io_coro_queue_sqe(step, sqe, 32));
+	record(1, bpf_io_coro_queue_sqe(step, sqe, SQE128_SIZE));
+	record(2, bpf_io_coro_queue_sqe(step, sqe, SQE_SIZE));
 	return 0;
 }
 
 /* tries to queue NR_MANY NOPs (user_data nop_ud + i): one too many */
-SEC("iouring")
-int q_many(void *ctx)
+IOCORO_STEP(q_many)
 {
 	struct io_uring_sqe sqe;
 	int i;
@@ -149,14 +138,13 @@ int q_many(void *ctx)
 	sqe.opcode = IORING_OP_NOP;
 	for (i = 0; i < NR_MANY; i++) {
 		sqe.user_data = nop_ud + i;
-		record(i, bpf_io_uring_queue_sqe(ctx, &sqe, SQE_SIZE));
+		record(i, bpf_io_coro_queue_sqe(step, &sqe, SQE_SIZE));
 	}
 	return 0;
 }
 
 /* queues map_sqes[0 .. map_nr - 1] straight from the map value */
-SEC("iouring")
-int q_map(void *ctx)
+IOCORO_STEP(q_map)
 {
 	int i;
 
@@ -164,9 +152,22 @@ int q_map(void *ctx)
 	for (i = 0; i < NR_MAP; i++) {
 		if ((__u32)i >= map_nr)
 			break;
-		record(i, bpf_io_uring_queue_sqe(ctx, &map_sqes[i], SQE_SIZE));
+		record(i, bpf_io_coro_queue_sqe(step, &map_sqes[i], SQE_SIZE));
 	}
 	return 0;
 }
 
-char LICENSE[] SEC("license") = "GPL";
+SEC(".struct_ops")
+struct io_coro_ops nothing_ops = { .step = (void *)nothing };
+SEC(".struct_ops")
+struct io_coro_ops q_nop_ops = { .step = (void *)q_nop };
+SEC(".struct_ops")
+struct io_coro_ops q_write_ops = { .step = (void *)q_write };
+SEC(".struct_ops")
+struct io_coro_ops q_wr_fsync_ops = { .step = (void *)q_wr_fsync };
+SEC(".struct_ops")
+struct io_coro_ops q_len_ops = { .step = (void *)q_len };
+SEC(".struct_ops")
+struct io_coro_ops q_many_ops = { .step = (void *)q_many };
+SEC(".struct_ops")
+struct io_coro_ops q_map_ops = { .step = (void *)q_map };

@@ -2,6 +2,8 @@
 /* Setup and helpers shared by the abi suite: abi.h */
 #include "abi.h"
 
+#include <bpf/btf.h>
+
 /* ---------------------------------------------------------------- helpers */
 
 struct abi_bpf *skel_load(void)
@@ -9,14 +11,13 @@ struct abi_bpf *skel_load(void)
 	struct abi_bpf *skel;
 	int err;
 
-	uring_bpf_register_sec();
 	skel = abi_bpf__open();
 	if (!skel)
 		FAIL("abi_bpf__open: %s", strerror(errno));
 	err = abi_bpf__load(skel);
 	if (err)
 		FAIL("abi_bpf__load: %d (%s)", err, strerror(-err));
-	CHECK_EQ(bpf_program__type(skel->progs.q_nop), BPF_PROG_TYPE_IOURING);
+	CHECK_EQ(bpf_program__type(skel->progs.q_nop), BPF_PROG_TYPE_STRUCT_OPS);
 	return skel;
 }
 
@@ -96,31 +97,219 @@ unsigned int cqe_pos(const struct io_uring_cqe *cqes, unsigned int n,
 	return (unsigned int)(uring_find_cqe(cqes, n, ud) - cqes);
 }
 
-/* a ring of @entries with the one program @prog attached (index 0) */
-void ring_with_prog(struct io_uring *ring, unsigned int entries,
-		    unsigned int flags, const struct bpf_program *prog)
-{
-	int fd = uring_prog_fd(prog);
+/* ------------------------------------------------------------- kinds */
 
-	uring_init(ring, entries, flags);
-	CHECK_EQ(uring_attach(ring, &fd, 1), 0);
+/* where the value of an io_coro_ops map keeps what kind_map_raw() writes */
+static struct {
+	bool done;
+	__u32 ops_type_id;
+	__u32 value_type_id;
+	__u32 value_size;
+	__u32 off_step;
+	__u32 off_ring_fd;
+	__u32 off_kind;
+} layout;
+
+static __u32 member_off(const struct btf *btf, const struct btf_type *t,
+			const char *name)
+{
+	const struct btf_member *m = btf_members(t);
+	__u16 i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), name))
+			return btf_member_bit_offset(t, i) / 8;
+	}
+	FAIL("struct %s has no member %s in the kernel's BTF",
+	     btf__name_by_offset(btf, t->name_off), name);
 }
 
-/* submit one IORING_OP_BPF of program 0 (UD_BPF): exactly @n CQEs come */
+/* the layout, from the kernel's BTF the first time */
+static void kind_layout(void)
+{
+	const struct btf_type *value, *ops;
+	struct btf *btf;
+	__s32 vid, oid;
+	__u32 data;
+
+	if (layout.done)
+		return;
+	btf = btf__load_vmlinux_btf();
+	if (!btf)
+		FAIL("no kernel BTF: %s", strerror(errno));
+	vid = btf__find_by_name_kind(btf, "bpf_struct_ops_io_coro_ops",
+				     BTF_KIND_STRUCT);
+	oid = btf__find_by_name_kind(btf, "io_coro_ops", BTF_KIND_STRUCT);
+	if (vid < 0 || oid < 0)
+		FAIL("the kernel's BTF has no struct io_coro_ops (%d, %d)",
+		     vid, oid);
+	value = btf__type_by_id(btf, vid);
+	ops = btf__type_by_id(btf, oid);
+	data = member_off(btf, value, "data");
+	layout.ops_type_id = oid;
+	layout.value_type_id = vid;
+	layout.value_size = value->size;
+	layout.off_step = data + member_off(btf, ops, "step");
+	layout.off_ring_fd = data + member_off(btf, ops, "ring_fd");
+	layout.off_kind = data + member_off(btf, ops, "kind");
+	layout.done = true;
+	btf__free(btf);
+}
+
+int load_raw_step(const char *name)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts);
+	int fd;
+
+	kind_layout();
+	/* member 0 of struct io_coro_ops: step */
+	opts.expected_attach_type = 0;
+	opts.attach_btf_id = layout.ops_type_id;
+	fd = bpf_prog_load(BPF_PROG_TYPE_STRUCT_OPS, name, "GPL", insns,
+			   ARRAY_SIZE(insns), &opts);
+	return fd < 0 ? -errno : fd;
+}
+
+int kind_attach(int ring_fd, const struct bpf_program *prog, unsigned int kind)
+{
+	struct iocoro co;
+
+	memset(&co, 0, sizeof(co));
+	co.ring.ring_fd = ring_fd;
+	return iocoro_kind_attach(&co, prog, kind);
+}
+
+int kind_attach_ok(struct io_uring *ring, const struct bpf_program *prog,
+		   unsigned int kind)
+{
+	int link = kind_attach(ring->ring_fd, prog, kind);
+
+	if (link < 0)
+		FAIL("attaching %s as kind %u: %d (%s)",
+		     bpf_program__name(prog), kind, link, strerror(-link));
+	return link;
+}
+
+/* a BTF object of one int: a struct_ops map needs one of its own */
+static int map_btf_fd(void)
+{
+	const void *raw;
+	struct btf *btf;
+	__u32 size;
+	int fd;
+
+	btf = btf__new_empty();
+	CHECK(btf);
+	CHECK(btf__add_int(btf, "int", 4, BTF_INT_SIGNED) > 0);
+	raw = btf__raw_data(btf, &size);
+	CHECK(raw);
+	fd = bpf_btf_load(raw, size, NULL);
+	if (fd < 0)
+		fd = -errno;
+	btf__free(btf);
+	return fd;
+}
+
+int kind_map_raw(int ring_fd, int prog_fd, __u32 kind)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_LINK);
+	unsigned char value[512];
+	int fd, btf_fd, zero = 0;
+
+	kind_layout();
+	CHECK(layout.value_size <= sizeof(value));
+	btf_fd = map_btf_fd();
+	if (btf_fd < 0)
+		return btf_fd;
+	opts.btf_fd = btf_fd;
+	opts.btf_vmlinux_value_type_id = layout.value_type_id;
+	memset(value, 0, sizeof(value));
+	*(__u64 *)(value + layout.off_step) = (__u64)prog_fd;
+	*(__s32 *)(value + layout.off_ring_fd) = ring_fd;
+	*(__u32 *)(value + layout.off_kind) = kind;
+
+	fd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "abi_kind", sizeof(int),
+			    layout.value_size, 1, &opts);
+	close(btf_fd);
+	if (fd < 0)
+		return -errno;
+	if (bpf_map_update_elem(fd, &zero, value, 0)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+void kind_value(const void *value, __u64 *step, __s32 *ring_fd, __u32 *kind)
+{
+	const unsigned char *v = value;
+
+	kind_layout();
+	memcpy(step, v + layout.off_step, sizeof(*step));
+	memcpy(ring_fd, v + layout.off_ring_fd, sizeof(*ring_fd));
+	memcpy(kind, v + layout.off_kind, sizeof(*kind));
+}
+
+int kind_link_raw(int map_fd)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.map_fd = map_fd;
+	attr.link_create.attach_type = BPF_STRUCT_OPS;
+	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
+	return fd < 0 ? -errno : fd;
+}
+
+int kind_attach_raw(int ring_fd, int prog_fd, __u32 kind)
+{
+	int map, link;
+
+	map = kind_map_raw(ring_fd, prog_fd, kind);
+	if (map < 0)
+		return map;
+	link = kind_link_raw(map);
+	close(map);
+	return link;
+}
+
+int ring_with_kind(struct io_uring *ring, unsigned int entries,
+		   unsigned int flags, const struct bpf_program *prog)
+{
+	uring_init(ring, entries, flags);
+	return kind_attach_ok(ring, prog, 0);
+}
+
+struct io_uring_sqe *prep_start(struct io_uring *ring, unsigned int kind,
+				__u64 ud)
+{
+	struct io_uring_sqe *sqe = uring_sqe(ring);
+
+	iocoro_prep_kind(sqe, kind);
+	sqe->user_data = ud;
+	return sqe;
+}
+
 void run_bpf_reap(struct io_uring *ring, struct io_uring_cqe *cqes,
 		  unsigned int n)
 {
-	uring_prep_bpf(ring, 0, UD_BPF);
+	prep_start(ring, 0, UD_BPF);
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, n);
 }
 
-/* submit one IORING_OP_BPF of program @index and return its res */
-int run_bpf(struct io_uring *ring, __u64 index)
+int run_bpf(struct io_uring *ring, __u64 kind)
 {
 	struct io_uring_cqe cqe;
 
-	uring_prep_bpf(ring, index, UD_BPF);
+	prep_start(ring, 0, UD_BPF)->off = kind;
 	uring_submit(ring, 1);
 	uring_reap(ring, &cqe, 1);
 	CHECK_EQ_U64(cqe.user_data, UD_BPF);
@@ -161,62 +350,10 @@ int devnull(void)
 	return CHECK_SYS(open("/dev/null", O_RDONLY | O_CLOEXEC));
 }
 
-/* ------------------------------------------------------------ fdinfo */
-
-/*
- * The ring's fdinfo has "BpfProgs:\t<nr>" exactly once, followed by one
- * line "%5u: id %u %s" per program of @progs (holes left out), and then
- * the next section, "PollList:". Other "Bpf<Key>:\t" lines right after
- * BpfProgs (later patches of the series add some, e.g. BpfBudget) are
- * skipped.
- */
-void check_fdinfo(struct io_uring *ring, unsigned int nr,
-		  const struct fdinfo_prog *progs, unsigned int nprogs)
-{
-	char *info = uring_fdinfo(ring);
-	char head[64], want[8192];
-	char *p, *second;
-	size_t off = 0, len;
-	unsigned int i;
-
-	snprintf(head, sizeof(head), "\nBpfProgs:\t%u\n", nr);
-	p = strstr(info, head);
-	if (!p) {
-		fprintf(stderr, "fdinfo of the ring:\n%s\n", info);
-		FAIL("fdinfo has no line 'BpfProgs:\\t%u'", nr);
-	}
-	second = strstr(p + 1, "\nBpfProgs:");
-	if (second) {
-		fprintf(stderr, "fdinfo of the ring:\n%s\n", info);
-		FAIL("fdinfo has BpfProgs twice");
-	}
-	p += strlen(head);
-	while (!strncmp(p, "Bpf", 3) && strchr(p, '\n'))
-		p = strchr(p, '\n') + 1;
-
-	for (i = 0; i < nprogs; i++) {
-		len = (size_t)snprintf(want + off, sizeof(want) - off,
-				       "%5u: id %u %s\n", progs[i].index,
-				       progs[i].id, progs[i].name);
-		CHECK(len < sizeof(want) - off);
-		off += len;
-	}
-	CHECK(off + sizeof("PollList:\n") < sizeof(want));
-	strcpy(want + off, "PollList:\n");
-	if (strncmp(p, want, strlen(want))) {
-		fprintf(stderr, "fdinfo of the ring:\n%s\n", info);
-		FAIL("after 'BpfProgs:\\t%u' fdinfo has\n%.*s\nwant\n%s", nr,
-		     (int)strlen(want), p, want);
-	}
-}
-
 /* ------------------------------------------------------------- privileges */
 
-/* drop CAP_BPF, CAP_SYS_ADMIN, CAP_PERFMON, CAP_NET_ADMIN (all sets) */
-void drop_bpf_caps(void)
+void drop_caps(const int *caps, unsigned int nr)
 {
-	static const int caps[] = { CAP_BPF, CAP_SYS_ADMIN, CAP_PERFMON,
-				    CAP_NET_ADMIN };
 	struct __user_cap_header_struct hdr = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
@@ -224,7 +361,7 @@ void drop_bpf_caps(void)
 	unsigned int i;
 
 	CHECK_SYS(syscall(SYS_capget, &hdr, data));
-	for (i = 0; i < ARRAY_SIZE(caps); i++) {
+	for (i = 0; i < nr; i++) {
 		__u32 bit = CAP_TO_MASK(caps[i]);
 		int w = CAP_TO_INDEX(caps[i]);
 
@@ -236,7 +373,7 @@ void drop_bpf_caps(void)
 
 	memset(data, 0xff, sizeof(data));
 	CHECK_SYS(syscall(SYS_capget, &hdr, data));
-	for (i = 0; i < ARRAY_SIZE(caps); i++) {
+	for (i = 0; i < nr; i++) {
 		CHECK(!(data[CAP_TO_INDEX(caps[i])].effective &
 			CAP_TO_MASK(caps[i])));
 		CHECK(!(data[CAP_TO_INDEX(caps[i])].permitted &
@@ -244,12 +381,19 @@ void drop_bpf_caps(void)
 	}
 }
 
+void drop_bpf_caps(void)
+{
+	static const int caps[] = { CAP_BPF, CAP_SYS_ADMIN, CAP_PERFMON,
+				    CAP_NET_ADMIN };
+
+	drop_caps(caps, ARRAY_SIZE(caps));
+}
+
 #define UNPRIV_SYSCTL "/proc/sys/kernel/unprivileged_bpf_disabled"
 
 /*
  * Unprivileged BPF (socket filters) must be allowed, so that an -EPERM for
- * an iouring program is about the program type and not the sysctl. Returns
- * the old value, to be given to restore_unpriv_bpf().
+ * a step is about the step and not the sysctl
  */
 int allow_unpriv_bpf(void)
 {

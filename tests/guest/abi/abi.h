@@ -1,18 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The abi suite (tests/lib/case.h): guest tests of the ABI of the kernel
- * series' patches 0002-0006, one file per feature:
+ * series' coroutine kinds, one file per feature:
  *
- *   op.c         0004 IORING_OP_BPF (and the probe that reports it)
- *   attach.c     0003 io_uring_register(IORING_ATTACH_BPF /
- *                IORING_DETACH_BPF), the ring's fdinfo
- *   queue.c      0005, 0006 bpf_io_uring_queue_sqe()
- *   privilege.c  0002 BPF_PROG_TYPE_IOURING and CAP_BPF, ring restrictions
- *   release.c    the lifetime of attached programs
+ *   op.c         IORING_OP_BPF: the probe, the SQE's checks, the budget
+ *                in sqe->len, the rings it refuses, starting a kind
+ *   attach.c     kinds attached by bpf_link: taken kinds, kinds out of
+ *                range, fds that are no ring, steps that are no step,
+ *                all 64 kinds, what the link shows of its kind
+ *   queue.c      bpf_io_coro_queue_sqe(): SQEs a step queues
+ *   privilege.c  CAP_BPF and CAP_PERFMON to load and attach a step, the
+ *                attacher's uid to start one, ring restrictions
+ *   release.c    the lifetime of links and steps against the ring's
  *
  * One ctest test abi_<case> per IOCORO_CASE. Every case asserts exact
  * values (CQE res, errno) and fails on the first mismatch; none skips. The
- * programs are in abi.bpf.c, the constants both sides use in abi_progs.h.
+ * steps are in abi.bpf.c, the constants both sides use in abi_progs.h.
  * The helpers below (abi.c) fail the test on any unexpected error.
  *
  * The first include of every file of the suite.
@@ -21,7 +24,8 @@
 #define IOCORO_TESTS_ABI_H
 
 #define _GNU_SOURCE
-#include <linux/io_uring.h> /* before liburing.h: the patched uapi wins */
+/* iocoro.h first: liburing's own io_uring.h would hide the patched uapi */
+#include <iocoro.h>
 #include <liburing.h>
 
 #include <linux/bpf.h>
@@ -42,19 +46,15 @@
 #include "uring_bpf.h"
 #include "abi.skel.h"
 
-/* the ABI of the series, as the patched uapi headers define it */
-_Static_assert(BPF_PROG_TYPE_IOURING == 62, "BPF_PROG_TYPE_IOURING is 62");
-_Static_assert(IORING_ATTACH_BPF == 128, "IORING_ATTACH_BPF is 128");
-_Static_assert(IORING_DETACH_BPF == 129, "IORING_DETACH_BPF is 129");
+/* the opcode of the series, as the patched uapi header defines it */
 _Static_assert(IORING_OP_BPF == 128, "IORING_OP_BPF is 128");
-_Static_assert(BPF_FUNC_io_uring_queue_sqe == 212,
-	       "bpf_io_uring_queue_sqe is helper 212");
 
 #include "abi_progs.h" /* NR_MANY, shared with abi.bpf.c */
 
 /* the uapi's limits */
 #define MAX_QUEUED IORING_BPF_MAX_SQES
-#define MAX_PROGS IORING_BPF_MAX_PROGS
+#define MAX_KINDS IORING_CORO_MAX_KINDS
+#define MAX_BUDGET IORING_BPF_MAX_BUDGET
 _Static_assert(NR_MANY == MAX_QUEUED + 1, "abi.bpf.c's q_many queues one "
 	       "SQE more than a run may");
 
@@ -71,7 +71,7 @@ _Static_assert(NR_MANY == MAX_QUEUED + 1, "abi.bpf.c's q_many queues one "
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* abi.bpf.c opened and loaded (its programs are BPF_PROG_TYPE_IOURING) */
+/* abi.bpf.c opened and loaded (its programs are struct_ops steps) */
 struct abi_bpf *skel_load(void);
 
 /* a program r0 = 0; exit of @type: fd or -errno */
@@ -79,6 +79,9 @@ int load_raw(enum bpf_prog_type type, const char *name);
 
 /* load_raw(), failing the test on an error */
 int load_raw_ok(enum bpf_prog_type type, const char *name);
+
+/* a step r0 = 0; exit of struct io_coro_ops, loaded raw: fd or -errno */
+int load_raw_step(const char *name);
 
 /* the id of the program @fd */
 __u32 prog_id(int fd);
@@ -96,16 +99,43 @@ void expect_no_cqe(struct io_uring *ring);
 unsigned int cqe_pos(const struct io_uring_cqe *cqes, unsigned int n,
 		     __u64 ud);
 
-/* a ring of @entries with the one program @prog attached (index 0) */
-void ring_with_prog(struct io_uring *ring, unsigned int entries,
-		    unsigned int flags, const struct bpf_program *prog);
+/* iocoro_kind_attach() of @prog as @kind on the ring @ring_fd: link or -errno */
+int kind_attach(int ring_fd, const struct bpf_program *prog, unsigned int kind);
 
-/* submit one IORING_OP_BPF of program 0 (UD_BPF): exactly @n CQEs come */
+/* kind_attach(), failing the test on an error */
+int kind_attach_ok(struct io_uring *ring, const struct bpf_program *prog,
+		   unsigned int kind);
+
+/*
+ * An io_coro_ops map that runs program @prog_fd as @kind of ring @ring_fd,
+ * made raw (no check of ours): its fd or -errno of BPF_MAP_CREATE or of
+ * BPF_MAP_UPDATE_ELEM
+ */
+int kind_map_raw(int ring_fd, int prog_fd, __u32 kind);
+
+/* BPF_LINK_CREATE of the io_coro_ops map @map_fd: link fd or -errno */
+int kind_link_raw(int map_fd);
+
+/* the step (a program id), ring fd and kind of an io_coro_ops map's value */
+void kind_value(const void *value, __u64 *step, __s32 *ring_fd, __u32 *kind);
+
+/* kind_map_raw() then kind_link_raw(), the map closed: link or -errno */
+int kind_attach_raw(int ring_fd, int prog_fd, __u32 kind);
+
+/* a ring of @entries with the one step @prog attached as kind 0: the link */
+int ring_with_kind(struct io_uring *ring, unsigned int entries,
+		   unsigned int flags, const struct bpf_program *prog);
+
+/* an IORING_OP_BPF start of @kind with user_data @ud (iocoro_prep_kind) */
+struct io_uring_sqe *prep_start(struct io_uring *ring, unsigned int kind,
+				__u64 ud);
+
+/* submit one start of kind 0 (UD_BPF): exactly @n CQEs come */
 void run_bpf_reap(struct io_uring *ring, struct io_uring_cqe *cqes,
 		  unsigned int n);
 
-/* submit one IORING_OP_BPF of program @index and return its res */
-int run_bpf(struct io_uring *ring, __u64 index);
+/* submit one start of @kind (sqe->off, all 64 bits) and return its res */
+int run_bpf(struct io_uring *ring, __u64 kind);
 
 /* a temporary file in /tmp, unlinked at once */
 int tmp_file(void);
@@ -116,29 +146,16 @@ void check_file(int fd, const void *want, size_t len);
 /* /dev/null, read-only */
 int devnull(void);
 
-struct fdinfo_prog {
-	unsigned int index;
-	__u32 id;
-	const char *name;
-};
-
-/*
- * The ring's fdinfo has "BpfProgs:\t<nr>" exactly once, followed by one
- * line "%5u: id %u %s" per program of @progs (holes left out), and then
- * the next section, "PollList:". Other "Bpf<Key>:\t" lines right after
- * BpfProgs (later patches of the series add some, e.g. BpfBudget) are
- * skipped.
- */
-void check_fdinfo(struct io_uring *ring, unsigned int nr,
-		  const struct fdinfo_prog *progs, unsigned int nprogs);
+/* drop the capabilities of @caps[0..@nr) (all sets) */
+void drop_caps(const int *caps, unsigned int nr);
 
 /* drop CAP_BPF, CAP_SYS_ADMIN, CAP_PERFMON, CAP_NET_ADMIN (all sets) */
 void drop_bpf_caps(void);
 
 /*
  * Unprivileged BPF (socket filters) must be allowed, so that an -EPERM for
- * an iouring program is about the program type and not the sysctl. Returns
- * the old value, to be given to restore_unpriv_bpf().
+ * a step is about the step and not the sysctl. Returns the old value, to
+ * be given to restore_unpriv_bpf().
  */
 int allow_unpriv_bpf(void);
 

@@ -1,284 +1,248 @@
 // SPDX-License-Identifier: MIT
-/* 0002 IORING_ATTACH_BPF / IORING_DETACH_BPF and the ring's fdinfo */
+/*
+ * Kinds attached by bpf_link (BPF_STRUCT_OPS of an io_coro_ops map): a
+ * taken kind, kinds out of range, fds that are no ring, programs that are
+ * no step, all IORING_CORO_MAX_KINDS kinds at once, destroying the link,
+ * and what the link shows of its kind
+ */
 #include "abi.h"
 
-/* nr 0 -> EINVAL, nothing attached */
-IOCORO_CASE(attach_nr_zero)
+/* all 64 kinds attach and run; a start of kind 64 fails */
+IOCORO_CASE(attach_all_kinds)
 {
 	struct abi_bpf *skel = skel_load();
+	int links[MAX_KINDS];
 	struct io_uring ring;
-	int fds[1];
-
-	uring_init(&ring, 8, 0);
-	fds[0] = uring_prog_fd(skel->progs.nothing);
-	CHECK_EQ(uring_attach(&ring, fds, 0), -EINVAL);
-	CHECK_EQ(uring_detach(&ring), -ENXIO);
-	check_fdinfo(&ring, 0, NULL, 0);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
-}
-
-/* nr 65 and nr UINT_MAX -> EINVAL, nothing attached */
-IOCORO_CASE(attach_nr_too_big)
-{
-	struct abi_bpf *skel = skel_load();
-	struct io_uring ring;
-	int fds[MAX_PROGS + 1];
 	unsigned int i;
 
 	uring_init(&ring, 8, 0);
-	for (i = 0; i < ARRAY_SIZE(fds); i++)
-		fds[i] = uring_prog_fd(skel->progs.nothing);
-	CHECK_EQ(uring_attach(&ring, fds, MAX_PROGS + 1), -EINVAL);
-	CHECK_EQ(uring_detach(&ring), -ENXIO);
-	CHECK_EQ(uring_attach(&ring, fds, ~0U), -EINVAL);
-	CHECK_EQ(uring_detach(&ring), -ENXIO);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
-}
-
-/* nr 64 works; every slot runs; index 64 is out of the table */
-IOCORO_CASE(attach_nr_max)
-{
-	struct abi_bpf *skel = skel_load();
-	struct fdinfo_prog progs[MAX_PROGS];
-	int fds[MAX_PROGS];
-	struct io_uring ring;
-	__u32 id;
-	unsigned int i;
-
-	uring_init(&ring, 8, 0);
-	id = prog_id(uring_prog_fd(skel->progs.nothing));
-	for (i = 0; i < MAX_PROGS; i++) {
-		fds[i] = uring_prog_fd(skel->progs.nothing);
-		progs[i] = (struct fdinfo_prog){ i, id, "nothing" };
-	}
-	CHECK_EQ(uring_attach(&ring, fds, MAX_PROGS), 0);
-	check_fdinfo(&ring, MAX_PROGS, progs, MAX_PROGS);
+	for (i = 0; i < MAX_KINDS; i++)
+		links[i] = kind_attach_ok(&ring, skel->progs.nothing, i);
 
 	CHECK_EQ(run_bpf(&ring, 0), 0);
-	CHECK_EQ(run_bpf(&ring, MAX_PROGS - 1), 0);
+	CHECK_EQ(run_bpf(&ring, MAX_KINDS - 1), 0);
 	CHECK_EQ(skel->bss->runs, 2);
-	CHECK_EQ(run_bpf(&ring, MAX_PROGS), -EBADF);
+	CHECK_EQ(run_bpf(&ring, MAX_KINDS), -EBADF);
 	CHECK_EQ(skel->bss->runs, 2);
 
-	CHECK_EQ(uring_detach(&ring), 0);
+	for (i = 0; i < MAX_KINDS; i++)
+		close(links[i]);
+	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }
 
-/* arg NULL -> EINVAL, nothing attached */
-IOCORO_CASE(attach_null_arg)
+/*
+ * a kind past IORING_CORO_MAX_KINDS: libiocoro refuses it (-EINVAL), and
+ * so does the kernel when the map is given it (-E2BIG); nothing attached
+ */
+IOCORO_CASE(attach_kind_range)
 {
+	static const __u32 bad[] = { MAX_KINDS, MAX_KINDS + 1, 1U << 31, ~0U };
+	struct abi_bpf *skel = skel_load();
 	struct io_uring ring;
+	unsigned int i;
+	int prog, link;
 
 	uring_init(&ring, 8, 0);
-	CHECK_EQ(uring_attach(&ring, NULL, 1), -EINVAL);
-	CHECK_EQ(uring_detach(&ring), -ENXIO);
-	CHECK_EQ(uring_attach(&ring, NULL, 0), -EINVAL);
-	CHECK_EQ(uring_detach(&ring), -ENXIO);
+	prog = bpf_program__fd(skel->progs.nothing);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		int ret;
+
+		CHECK_EQ(kind_attach(ring.ring_fd, skel->progs.nothing, bad[i]),
+			 -EINVAL);
+		ret = kind_map_raw(ring.ring_fd, prog, bad[i]);
+		if (ret != -E2BIG)
+			FAIL("an io_coro_ops map of kind %u: %d, want -E2BIG",
+			     bad[i], ret);
+	}
+	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
+	CHECK_EQ(skel->bss->runs, 0);
+
+	/* control: the same raw attach of kind 63 works */
+	link = kind_attach_raw(ring.ring_fd, prog, MAX_KINDS - 1);
+	CHECK(link >= 0);
+	CHECK_EQ(run_bpf(&ring, MAX_KINDS - 1), 0);
+	CHECK_EQ(skel->bss->runs, 1);
+	close(link);
 	io_uring_queue_exit(&ring);
+	abi_bpf__destroy(skel);
 }
 
-/* a program of another type (socket filter) -> EINVAL */
+/*
+ * a program that is no io_coro_ops step (a socket filter, a step of the
+ * wrong member) -> -EINVAL from the map; nothing attached
+ */
 IOCORO_CASE(attach_wrong_type)
 {
 	struct io_uring ring;
-	int fd;
+	int fd, link;
 
 	uring_init(&ring, 8, 0);
 	fd = load_raw_ok(BPF_PROG_TYPE_SOCKET_FILTER, "sockfilter");
-	CHECK_EQ(uring_attach(&ring, &fd, 1), -EINVAL);
-	CHECK_EQ(uring_detach(&ring), -ENXIO);
+	CHECK_EQ(kind_map_raw(ring.ring_fd, fd, 0), -EINVAL);
 	close(fd);
+	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
 
-	/* the same program as an iouring one is accepted (control) */
-	fd = load_raw_ok(BPF_PROG_TYPE_IOURING, "raw_iouring");
-	CHECK_EQ(uring_attach(&ring, &fd, 1), 0);
-	CHECK_EQ(uring_detach(&ring), 0);
+	/* the same program as a step is accepted (control) */
+	fd = load_raw_step("raw_step");
+	CHECK(fd >= 0);
+	link = kind_attach_raw(ring.ring_fd, fd, 0);
+	CHECK(link >= 0);
+	CHECK_EQ(run_bpf(&ring, 0), 0);
+	close(link);
 	close(fd);
 	io_uring_queue_exit(&ring);
 }
 
 /*
- * An open fd that is not a BPF program -> EINVAL, as everywhere in
- * bpf(2) (__bpf_prog_get(): EBADF only for an fd that is not open).
+ * a ring fd that is not an io_uring (/dev/null, a BPF map, the step
+ * itself), a closed one, a negative one -> -EBADF at BPF_LINK_CREATE
  */
-IOCORO_CASE(attach_not_bpf_fd)
+IOCORO_CASE(attach_not_ring_fd)
 {
 	struct abi_bpf *skel = skel_load();
 	struct io_uring ring;
-	int fd;
+	int fds[6];
+	unsigned int i;
+	int link;
 
 	uring_init(&ring, 8, 0);
-	fd = devnull();
-	CHECK_EQ(uring_attach(&ring, &fd, 1), -EINVAL);
-	CHECK_EQ(uring_detach(&ring), -ENXIO);
-	close(fd);
+	fds[0] = devnull();
+	fds[1] = bpf_map__fd(skel->maps.bss);
+	fds[2] = bpf_program__fd(skel->progs.nothing);
+	fds[3] = uring_closed_fd();
+	fds[4] = -2;
+	fds[5] = 1 << 20;
+	for (i = 0; i < ARRAY_SIZE(fds); i++) {
+		int ret = kind_attach(fds[i], skel->progs.nothing, 0);
 
-	/* a BPF fd, but a map's */
-	fd = bpf_map__fd(skel->maps.bss);
-	CHECK(fd >= 0);
-	CHECK_EQ(uring_attach(&ring, &fd, 1), -EINVAL);
-	CHECK_EQ(uring_detach(&ring), -ENXIO);
-
-	/* the ring's own fd */
-	CHECK_EQ(uring_attach(&ring, &ring.ring_fd, 1), -EINVAL);
-	CHECK_EQ(uring_detach(&ring), -ENXIO);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
-}
-
-/* closed fds and negative fds other than -1 -> EBADF */
-IOCORO_CASE(attach_bad_fd)
-{
-	struct io_uring ring;
-	int fd;
-
-	uring_init(&ring, 8, 0);
-	fd = uring_closed_fd();
-	CHECK_EQ(uring_attach(&ring, &fd, 1), -EBADF);
-	CHECK_EQ(uring_detach(&ring), -ENXIO);
-	fd = -2;
-	CHECK_EQ(uring_attach(&ring, &fd, 1), -EBADF);
-	CHECK_EQ(uring_detach(&ring), -ENXIO);
-	fd = 1 << 20;
-	CHECK_EQ(uring_attach(&ring, &fd, 1), -EBADF);
-	CHECK_EQ(uring_detach(&ring), -ENXIO);
-	io_uring_queue_exit(&ring);
-}
-
-/* a failure at index 1 after a good index 0 leaves nothing attached */
-IOCORO_CASE(attach_partial_failure)
-{
-	struct abi_bpf *skel = skel_load();
-	struct io_uring ring;
-	int sf, fds[3];
-
-	uring_init(&ring, 8, 0);
-	sf = load_raw_ok(BPF_PROG_TYPE_SOCKET_FILTER, "sockfilter");
-
-	fds[0] = uring_prog_fd(skel->progs.nothing);
-	fds[1] = sf;
-	CHECK_EQ(uring_attach(&ring, fds, 2), -EINVAL);
-	CHECK_EQ(uring_detach(&ring), -ENXIO);
-	check_fdinfo(&ring, 0, NULL, 0);
+		if (ret != -EBADF)
+			FAIL("attaching a kind to fd %d: %d, want -EBADF",
+			     fds[i], ret);
+	}
+	close(fds[0]);
 	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
 
-	fds[1] = uring_closed_fd();
-	CHECK_EQ(uring_attach(&ring, fds, 2), -EBADF);
-	CHECK_EQ(uring_detach(&ring), -ENXIO);
-	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
-
-	/* after a hole */
-	fds[1] = -1;
-	fds[2] = sf;
-	CHECK_EQ(uring_attach(&ring, fds, 3), -EINVAL);
-	CHECK_EQ(uring_detach(&ring), -ENXIO);
-	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
-	CHECK_EQ(skel->bss->runs, 0);
-
-	/* the ring is still usable: a good attach works */
-	CHECK_EQ(uring_attach(&ring, fds, 2), 0);
+	/* control: the ring's own fd */
+	link = kind_attach_ok(&ring, skel->progs.nothing, 0);
 	CHECK_EQ(run_bpf(&ring, 0), 0);
-	CHECK_EQ(skel->bss->runs, 1);
-
-	close(sf);
+	close(link);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }
 
-/* attaching twice -> EBUSY, the first table stays */
+/* a taken kind -> -EBUSY, the first step stays; free again once its link goes */
 IOCORO_CASE(attach_busy)
 {
 	struct abi_bpf *skel = skel_load();
 	struct io_uring ring;
-	int fd;
+	int link, other;
 
-	ring_with_prog(&ring, 8, 0, skel->progs.nothing);
-	fd = uring_prog_fd(skel->progs.q_nop);
-	CHECK_EQ(uring_attach(&ring, &fd, 1), -EBUSY);
+	link = ring_with_kind(&ring, 8, 0, skel->progs.nothing);
+	CHECK_EQ(kind_attach(ring.ring_fd, skel->progs.q_nop, 0), -EBUSY);
+	/* the same step is no different */
+	CHECK_EQ(kind_attach(ring.ring_fd, skel->progs.nothing, 0), -EBUSY);
 
-	check_fdinfo(&ring, 1,
-		     &(struct fdinfo_prog){
-			     0, prog_id(uring_prog_fd(skel->progs.nothing)),
-			     "nothing" },
-		     1);
-	/* index 0 is still "nothing": it runs and queues no NOP */
+	/* kind 0 is still "nothing": it runs and queues no NOP */
 	skel->bss->nop_ud = UD_NOP;
 	CHECK_EQ(run_bpf(&ring, 0), 0);
 	CHECK_EQ(skel->bss->runs, 1);
 	CHECK_EQ(skel->bss->nr_rc, 0);
 
-	/* after a detach, attaching works again */
-	CHECK_EQ(uring_detach(&ring), 0);
-	CHECK_EQ(uring_attach(&ring, &fd, 1), 0);
-	CHECK_EQ(uring_detach(&ring), 0);
+	/* another kind of the same ring is free */
+	other = kind_attach_ok(&ring, skel->progs.q_nop, 1);
+	close(other);
+
+	/* after the link went, attaching works again */
+	close(link);
+	link = kind_attach_ok(&ring, skel->progs.q_nop, 0);
+	close(link);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }
 
-/* DETACH with an arg or nr -> EINVAL and the table stays */
-IOCORO_CASE(detach_args)
+/*
+ * BPF_LINK_DETACH with the link's fd still open frees the kind as closing
+ * it does: starts fail, the kind attaches again, the old link no longer
+ * updates (-ENOLINK)
+ */
+IOCORO_CASE(attach_detach)
 {
 	struct abi_bpf *skel = skel_load();
 	struct io_uring ring;
-	int fd;
+	struct iocoro co;
+	int link, again;
 
-	uring_init(&ring, 8, 0);
-	fd = uring_prog_fd(skel->progs.nothing);
-	CHECK_EQ(uring_attach(&ring, &fd, 1), 0);
-
-	CHECK_EQ(uring_register(ring.ring_fd, IORING_DETACH_BPF, &fd, 0),
-		 -EINVAL);
-	CHECK_EQ(uring_register(ring.ring_fd, IORING_DETACH_BPF, NULL, 1),
-		 -EINVAL);
-	CHECK_EQ(uring_register(ring.ring_fd, IORING_DETACH_BPF, &fd, 1),
-		 -EINVAL);
+	link = ring_with_kind(&ring, 8, 0, skel->progs.nothing);
 	CHECK_EQ(run_bpf(&ring, 0), 0);
-	CHECK_EQ(skel->bss->runs, 1);
-
-	CHECK_EQ(uring_detach(&ring), 0);
-	CHECK_EQ(uring_detach(&ring), -ENXIO);
+	CHECK_EQ(bpf_link_detach(link), 0);
 	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
 	CHECK_EQ(skel->bss->runs, 1);
+
+	memset(&co, 0, sizeof(co));
+	co.ring.ring_fd = ring.ring_fd;
+	CHECK_EQ(iocoro_kind_update(link, &co, skel->progs.nothing, 0),
+		 -ENOLINK);
+	again = kind_attach_ok(&ring, skel->progs.nothing, 0);
+	CHECK_EQ(run_bpf(&ring, 0), 0);
+	CHECK_EQ(skel->bss->runs, 2);
+	close(again);
+	close(link);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }
 
-/* DETACH on a ring that never had a table -> ENXIO */
-IOCORO_CASE(detach_none)
-{
-	struct io_uring ring;
-
-	uring_init(&ring, 8, 0);
-	CHECK_EQ(uring_detach(&ring), -ENXIO);
-	CHECK_EQ(uring_detach(&ring), -ENXIO);
-	io_uring_queue_exit(&ring);
-}
-
-/* fdinfo: BpfProgs and one line per program, holes left out */
-IOCORO_CASE(fdinfo)
+/*
+ * What the kernel shows of a kind: the link is a struct_ops link whose
+ * map (named iocoro_kind by libiocoro) holds the step's program id, the
+ * ring's fd and the kind
+ */
+IOCORO_CASE(attach_link_info)
 {
 	struct abi_bpf *skel = skel_load();
-	struct fdinfo_prog progs[2];
+	struct bpf_link_info info;
+	struct bpf_map_info minfo;
+	unsigned char value[512];
 	struct io_uring ring;
-	int fds[3];
+	__u32 len, id, kind;
+	__u64 step;
+	__s32 ring_fd;
+	int link, map, zero = 0;
 
 	uring_init(&ring, 8, 0);
-	check_fdinfo(&ring, 0, NULL, 0);
+	id = prog_id(bpf_program__fd(skel->progs.nothing));
+	link = kind_attach_ok(&ring, skel->progs.nothing, 5);
 
-	fds[0] = uring_prog_fd(skel->progs.nothing);
-	fds[1] = -1;
-	fds[2] = uring_prog_fd(skel->progs.q_wr_fsync);
-	progs[0] = (struct fdinfo_prog){ 0, prog_id(fds[0]), "nothing" };
-	progs[1] = (struct fdinfo_prog){ 2, prog_id(fds[2]), "q_wr_fsync" };
-	CHECK(progs[0].id != progs[1].id);
-	CHECK_EQ(uring_attach(&ring, fds, 3), 0);
-	check_fdinfo(&ring, 3, progs, 2);
+	memset(&info, 0, sizeof(info));
+	len = sizeof(info);
+	CHECK_EQ(bpf_obj_get_info_by_fd(link, &info, &len), 0);
+	CHECK_EQ(info.type, BPF_LINK_TYPE_STRUCT_OPS);
+	CHECK(info.struct_ops.map_id != 0);
+	map = bpf_map_get_fd_by_id(info.struct_ops.map_id);
+	CHECK(map >= 0);
 
-	CHECK_EQ(uring_detach(&ring), 0);
-	check_fdinfo(&ring, 0, NULL, 0);
+	memset(&minfo, 0, sizeof(minfo));
+	len = sizeof(minfo);
+	CHECK_EQ(bpf_obj_get_info_by_fd(map, &minfo, &len), 0);
+	CHECK_EQ(minfo.type, BPF_MAP_TYPE_STRUCT_OPS);
+	if (strcmp(minfo.name, "iocoro_kind"))
+		FAIL("the kind's map is named '%s', want 'iocoro_kind'",
+		     minfo.name);
+	CHECK(minfo.value_size <= sizeof(value));
+
+	memset(value, 0xa5, sizeof(value));
+	CHECK_EQ(bpf_map_lookup_elem(map, &zero, value), 0);
+	kind_value(value, &step, &ring_fd, &kind);
+	CHECK_EQ_U64(step, id);
+	CHECK_EQ(ring_fd, ring.ring_fd);
+	CHECK_EQ(kind, 5);
+
+	/* the link's map is the kind: the step runs as kind 5 */
+	CHECK_EQ(run_bpf(&ring, 5), 0);
+	CHECK_EQ(skel->bss->runs, 1);
+	close(map);
+	close(link);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* 0003 IORING_OP_BPF: the SQE, its checks and the rings it runs on */
+/*
+ * IORING_OP_BPF: the SQE that starts a coroutine at a kind, its checks,
+ * its budget (sqe->len) and the rings it runs on
+ */
 #include "abi.h"
 
 /* io_uring_get_probe() reports IORING_OP_BPF, the last opcode */
@@ -17,78 +20,96 @@ IOCORO_CASE(probe)
 	io_uring_free_probe(probe);
 }
 
-/* IORING_OP_BPF on a ring without a table -> -EBADF */
-IOCORO_CASE(op_no_table)
+/* a start on a ring that has no kind -> -EBADF, whatever the kind */
+IOCORO_CASE(op_no_kind)
 {
+	static const __u64 kinds[] = { 0, 1, MAX_KINDS - 1, MAX_KINDS, ~0ULL };
 	struct io_uring ring;
+	unsigned int i;
 
 	uring_init(&ring, 8, 0);
-	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
-	CHECK_EQ(run_bpf(&ring, 1), -EBADF);
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		int res = run_bpf(&ring, kinds[i]);
+
+		if (res != -EBADF)
+			FAIL("kind 0x%llx: res %d, want -EBADF",
+			     (unsigned long long)kinds[i], res);
+	}
 	io_uring_queue_exit(&ring);
 }
 
-/* off beyond the table -> -EBADF, including values that truncate to 0/1 */
-IOCORO_CASE(op_bad_index)
+/*
+ * kinds 0 and 1 attached: other kinds -> -EBADF, including kinds past
+ * IORING_CORO_MAX_KINDS and values of sqe->off that truncate to 0 or 1
+ */
+IOCORO_CASE(op_bad_kind)
 {
-	static const __u64 bad[] = { 2, 3, MAX_PROGS, 1ULL << 32,
+	static const __u64 bad[] = { 2, 3, MAX_KINDS - 1, MAX_KINDS,
+				     MAX_KINDS + 1, 1ULL << 32,
 				     (1ULL << 32) + 1, ~0ULL };
 	struct abi_bpf *skel = skel_load();
 	struct io_uring ring;
 	unsigned int i;
-	int fds[2];
+	int links[2];
 
 	uring_init(&ring, 8, 0);
-	fds[0] = fds[1] = uring_prog_fd(skel->progs.nothing);
-	CHECK_EQ(uring_attach(&ring, fds, 2), 0);
+	links[0] = kind_attach_ok(&ring, skel->progs.nothing, 0);
+	links[1] = kind_attach_ok(&ring, skel->progs.nothing, 1);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		int res = run_bpf(&ring, bad[i]);
 
 		if (res != -EBADF)
-			FAIL("off 0x%llx: res %d, want -EBADF",
+			FAIL("kind 0x%llx: res %d, want -EBADF",
 			     (unsigned long long)bad[i], res);
 	}
 	CHECK_EQ(skel->bss->runs, 0);
 	CHECK_EQ(run_bpf(&ring, 1), 0);
-	CHECK_EQ(skel->bss->runs, 1);
+	CHECK_EQ(run_bpf(&ring, 0), 0);
+	CHECK_EQ(skel->bss->runs, 2);
+	close(links[0]);
+	close(links[1]);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }
 
-/* a hole (-1 at attach) -> -EBADF */
+/* a kind between attached ones whose link went -> -EBADF, they still run */
 IOCORO_CASE(op_hole)
 {
 	struct abi_bpf *skel = skel_load();
 	struct io_uring ring;
-	int fds[3];
+	int links[3];
 
 	uring_init(&ring, 8, 0);
-	fds[0] = -1;
-	fds[1] = uring_prog_fd(skel->progs.nothing);
-	fds[2] = -1;
-	CHECK_EQ(uring_attach(&ring, fds, 3), 0);
-	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
-	CHECK_EQ(run_bpf(&ring, 2), -EBADF);
+	links[0] = kind_attach_ok(&ring, skel->progs.nothing, 0);
+	links[1] = kind_attach_ok(&ring, skel->progs.nothing, 1);
+	links[2] = kind_attach_ok(&ring, skel->progs.nothing, 2);
+	close(links[1]);
+	CHECK_EQ(run_bpf(&ring, 1), -EBADF);
 	CHECK_EQ(skel->bss->runs, 0);
-	CHECK_EQ(run_bpf(&ring, 1), 0);
-	CHECK_EQ(skel->bss->runs, 1);
+	CHECK_EQ(run_bpf(&ring, 0), 0);
+	CHECK_EQ(run_bpf(&ring, 2), 0);
+	CHECK_EQ(skel->bss->runs, 2);
+	close(links[0]);
+	close(links[2]);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }
 
 enum sqe_field {
-	F_NONE, F_IOPRIO, F_FD, F_ADDR, F_LEN, F_RW_FLAGS, F_BUF_INDEX,
-	F_FILE_INDEX, F_ADDR3, F_PAD2, F_NR
+	F_NONE, F_IOPRIO, F_FD, F_ADDR, F_LEN, F_RW_FLAGS, F_RW_FLAGS_TOP,
+	F_BUF_INDEX, F_FILE_INDEX, F_ADDR3, F_PAD2, F_NR
 };
 
 static const char *const field_names[F_NR] = {
-	"none", "ioprio", "fd", "addr", "len", "rw_flags (undefined bits)",
-	"buf_index", "file_index", "addr3", "__pad2[0]",
+	"none", "ioprio", "fd", "addr", "len past IORING_BPF_MAX_BUDGET",
+	"rw_flags bit 1", "rw_flags bit 31", "buf_index", "file_index",
+	"addr3", "__pad2[0]",
 };
 
 /*
  * every unused field nonzero in turn -> -EINVAL (ioprio by io_init_req(),
- * as for any opcode without ioprio); all zero -> 0
+ * as for any opcode without ioprio), and a budget past the maximum; all
+ * zero -> 0
  */
 IOCORO_CASE(op_nonzero_fields)
 {
@@ -96,12 +117,13 @@ IOCORO_CASE(op_nonzero_fields)
 	struct io_uring_cqe cqe;
 	struct io_uring ring;
 	unsigned int f;
+	int link;
 
-	ring_with_prog(&ring, 8, 0, skel->progs.nothing);
+	link = ring_with_kind(&ring, 8, 0, skel->progs.nothing);
 
 	/* one at a time: a failed SQE ends io_uring_enter()'s submission */
 	for (f = 0; f < F_NR; f++) {
-		struct io_uring_sqe *sqe = uring_prep_bpf(&ring, 0, UD_BPF + f);
+		struct io_uring_sqe *sqe = prep_start(&ring, 0, UD_BPF + f);
 		int want = f == F_NONE ? 0 : -EINVAL;
 
 		switch ((enum sqe_field)f) {
@@ -109,8 +131,9 @@ IOCORO_CASE(op_nonzero_fields)
 		case F_IOPRIO: sqe->ioprio = 1; break;
 		case F_FD: sqe->fd = 1; break;
 		case F_ADDR: sqe->addr = 1; break;
-		case F_LEN: sqe->len = 1; break;
-		case F_RW_FLAGS: sqe->rw_flags = ~IORING_BPF_START_KIND; break;
+		case F_LEN: sqe->len = MAX_BUDGET + 1; break;
+		case F_RW_FLAGS: sqe->rw_flags |= 1U << 1; break;
+		case F_RW_FLAGS_TOP: sqe->rw_flags |= 1U << 31; break;
 		case F_BUF_INDEX: sqe->buf_index = 1; break;
 		case F_FILE_INDEX: sqe->file_index = 1; break;
 		case F_ADDR3: sqe->addr3 = 1; break;
@@ -125,6 +148,44 @@ IOCORO_CASE(op_nonzero_fields)
 			     field_names[f], cqe.res, want);
 	}
 	CHECK_EQ(skel->bss->runs, 1);
+	close(link);
+	io_uring_queue_exit(&ring);
+	abi_bpf__destroy(skel);
+}
+
+/*
+ * sqe->len of a start from user space is its coroutine's budget: 0 (the
+ * default), 1 and IORING_BPF_MAX_BUDGET run; past it, -EINVAL
+ */
+IOCORO_CASE(op_budget)
+{
+	static const struct {
+		__u32 len;
+		int res;
+	} lens[] = {
+		{ 0, 0 }, { 1, 0 }, { 2, 0 }, { IORING_BPF_DEFAULT_BUDGET, 0 },
+		{ MAX_BUDGET, 0 }, { MAX_BUDGET + 1, -EINVAL },
+		{ 1U << 31, -EINVAL }, { ~0U, -EINVAL },
+	};
+	struct abi_bpf *skel = skel_load();
+	struct io_uring_cqe cqe;
+	struct io_uring ring;
+	unsigned int i, ran = 0;
+	int link;
+
+	link = ring_with_kind(&ring, 8, 0, skel->progs.nothing);
+	for (i = 0; i < ARRAY_SIZE(lens); i++) {
+		prep_start(&ring, 0, UD_BPF + i)->len = lens[i].len;
+		uring_submit(&ring, 1);
+		uring_reap(&ring, &cqe, 1);
+		CHECK_EQ_U64(cqe.user_data, UD_BPF + i);
+		if (cqe.res != lens[i].res)
+			FAIL("IORING_OP_BPF with len %u: res %d, want %d",
+			     lens[i].len, cqe.res, lens[i].res);
+		ran += !lens[i].res;
+		CHECK_EQ(skel->bss->runs, ran);
+	}
+	close(link);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }
@@ -140,10 +201,12 @@ IOCORO_CASE(op_sqe128_tail)
 	struct io_uring_cqe cqe;
 	struct io_uring ring;
 	unsigned int i;
+	int link;
 
-	ring_with_prog(&ring, 8, IORING_SETUP_SQE128, skel->progs.nothing);
+	link = ring_with_kind(&ring, 8, IORING_SETUP_SQE128,
+			      skel->progs.nothing);
 	for (i = 0; i < ARRAY_SIZE(offs); i++) {
-		struct io_uring_sqe *sqe = uring_prep_bpf(&ring, 0, UD_BPF + i);
+		struct io_uring_sqe *sqe = prep_start(&ring, 0, UD_BPF + i);
 		int want = offs[i] ? -EINVAL : 0;
 
 		if (offs[i])
@@ -156,6 +219,7 @@ IOCORO_CASE(op_sqe128_tail)
 			     "%d, want %d", offs[i], cqe.res, want);
 	}
 	CHECK_EQ(skel->bss->runs, 1);
+	close(link);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }
@@ -166,31 +230,36 @@ IOCORO_CASE(op_fixed_file)
 	struct abi_bpf *skel = skel_load();
 	struct io_uring_cqe cqe;
 	struct io_uring ring;
-	int fd;
+	int fd, link;
 
-	ring_with_prog(&ring, 8, 0, skel->progs.nothing);
+	link = ring_with_kind(&ring, 8, 0, skel->progs.nothing);
 	/* a registered file, so that index 0 would be valid otherwise */
 	fd = devnull();
 	CHECK_EQ(io_uring_register_files(&ring, &fd, 1), 0);
 
-	uring_prep_bpf(&ring, 0, UD_BPF)->flags = IOSQE_FIXED_FILE;
+	prep_start(&ring, 0, UD_BPF)->flags = IOSQE_FIXED_FILE;
 	uring_submit(&ring, 1);
 	uring_reap(&ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF, -EINVAL);
 	CHECK_EQ(skel->bss->runs, 0);
 	close(fd);
+	close(link);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }
 
-/* an attached program, an IORING_OP_BPF on a ring with @flags -> -EINVAL */
+/*
+ * a ring with @flags: no kind attaches (-EINVAL), and an IORING_OP_BPF on
+ * it fails with -EINVAL
+ */
 static void op_refused_on(unsigned int flags)
 {
 	struct abi_bpf *skel = skel_load();
 	struct io_uring_cqe cqe;
 	struct io_uring ring;
 
-	ring_with_prog(&ring, 8, flags, skel->progs.nothing);
+	uring_init(&ring, 8, flags);
+	CHECK_EQ(kind_attach(ring.ring_fd, skel->progs.nothing, 0), -EINVAL);
 	run_bpf_reap(&ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF, -EINVAL);
 	CHECK_EQ(skel->bss->runs, 0);
@@ -208,77 +277,85 @@ IOCORO_CASE(op_iopoll)
 	op_refused_on(IORING_SETUP_IOPOLL);
 }
 
+IOCORO_CASE(op_cqe32)
+{
+	op_refused_on(IORING_SETUP_CQE32);
+}
+
 /* a registered personality is allowed; an unknown one fails as usual */
 IOCORO_CASE(op_personality)
 {
 	struct abi_bpf *skel = skel_load();
 	struct io_uring_cqe cqe;
 	struct io_uring ring;
-	int id;
+	int id, link;
 
-	ring_with_prog(&ring, 8, 0, skel->progs.nothing);
+	link = ring_with_kind(&ring, 8, 0, skel->progs.nothing);
 	id = CHECK_RET(io_uring_register_personality(&ring));
 	CHECK(id > 0);
 
-	uring_prep_bpf(&ring, 0, UD_BPF)->personality = (__u16)id;
+	prep_start(&ring, 0, UD_BPF)->personality = (__u16)id;
 	uring_submit(&ring, 1);
 	uring_reap(&ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF, 0);
 	CHECK_EQ(skel->bss->runs, 1);
 
-	uring_prep_bpf(&ring, 0, UD_BPF2)->personality = (__u16)(id + 1);
+	prep_start(&ring, 0, UD_BPF2)->personality = (__u16)(id + 1);
 	uring_submit(&ring, 1);
 	uring_reap(&ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF2, -EINVAL);
 	CHECK_EQ(skel->bss->runs, 1);
+	close(link);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }
 
 /*
- * pipe read (pending) -> IORING_OP_BPF linked after it. With @detach_first
- * the table is detached while the BPF request waits: it must fail with
- * -EBADF at run time instead of running a released program.
+ * pipe read (pending) -> IORING_OP_BPF start linked after it. With
+ * @destroy_first the kind's link is destroyed while the start waits: it
+ * fails with -EBADF when it comes to run instead of running a step that
+ * is gone.
  */
-static void linked_bpf_after_read(bool detach_first)
+static void linked_start_after_read(bool destroy_first)
 {
 	struct abi_bpf *skel = skel_load();
 	struct io_uring_cqe cqes[2];
 	struct io_uring_sqe *sqe;
 	struct io_uring ring;
 	char byte = 0;
-	int fd, pfd[2];
+	int link, pfd[2];
 
 	uring_init(&ring, 8, 0);
 	CHECK_SYS(pipe2(pfd, O_CLOEXEC));
-	fd = uring_prog_fd(skel->progs.nothing);
-	CHECK_EQ(uring_attach(&ring, &fd, 1), 0);
+	link = kind_attach_ok(&ring, skel->progs.nothing, 0);
 
 	sqe = uring_sqe(&ring);
 	io_uring_prep_read(sqe, pfd[0], &byte, 1, 0);
 	sqe->user_data = UD_READ;
 	sqe->flags = IOSQE_IO_LINK;
-	uring_prep_bpf(&ring, 0, UD_BPF);
+	prep_start(&ring, 0, UD_BPF);
 	uring_submit(&ring, 2);
 	expect_no_cqe(&ring);
 
-	if (detach_first)
-		CHECK_EQ(uring_detach(&ring), 0);
+	if (destroy_first)
+		close(link);
 	CHECK_EQ(CHECK_SYS(write(pfd[1], "x", 1)), 1);
 	uring_reap(&ring, cqes, 2);
 	CHECK_CQE(&cqes[0], UD_READ, 1);
-	CHECK_CQE(&cqes[1], UD_BPF, detach_first ? -EBADF : 0);
+	CHECK_CQE(&cqes[1], UD_BPF, destroy_first ? -EBADF : 0);
 	CHECK_EQ(byte, 'x');
-	CHECK_EQ(skel->bss->runs, detach_first ? 0 : 1);
+	CHECK_EQ(skel->bss->runs, destroy_first ? 0 : 1);
 
+	if (!destroy_first)
+		close(link);
 	close(pfd[0]);
 	close(pfd[1]);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }
 
-IOCORO_CASE(op_detached_before_run)
+IOCORO_CASE(op_destroyed_before_run)
 {
-	linked_bpf_after_read(false); /* control: the link runs it */
-	linked_bpf_after_read(true);
+	linked_start_after_read(false); /* control: the link runs it */
+	linked_start_after_read(true);
 }

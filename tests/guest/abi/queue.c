@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
-/* 0004 bpf_io_uring_queue_sqe(): SQEs a program queues */
+/* bpf_io_coro_queue_sqe(): SQEs a step queues */
 #include "abi.h"
 
-/* a program queues a NOP: the NOP's CQE and the BPF request's, both 0 */
+/* a step queues a NOP: the NOP's CQE and the BPF request's, both 0 */
 IOCORO_CASE(queue_nop)
 {
 	struct abi_bpf *skel = skel_load();
 	struct io_uring_cqe cqes[2];
 	struct io_uring ring;
+	int link;
 
-	ring_with_prog(&ring, 8, 0, skel->progs.q_nop);
+	link = ring_with_kind(&ring, 8, 0, skel->progs.q_nop);
 	skel->bss->nop_ud = UD_NOP;
 
 	run_bpf_reap(&ring, cqes, 2);
@@ -20,13 +21,14 @@ IOCORO_CASE(queue_nop)
 	CHECK_EQ(skel->bss->rc[0], 0);
 
 	/* and again: the per-run state starts over */
-	uring_prep_bpf(&ring, 0, UD_BPF2);
+	prep_start(&ring, 0, UD_BPF2);
 	uring_submit(&ring, 1);
 	uring_reap(&ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_NOP, 0);
 	EXPECT_CQE(cqes, 2, UD_BPF2, 0);
 	CHECK_EQ(skel->bss->runs, 2);
 	CHECK_EQ(skel->bss->rc[0], 0);
+	close(link);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }
@@ -38,8 +40,9 @@ IOCORO_CASE(queue_from_map)
 	struct io_uring_cqe cqes[3];
 	struct io_uring_sqe *s;
 	struct io_uring ring;
+	int link;
 
-	ring_with_prog(&ring, 8, 0, skel->progs.q_map);
+	link = ring_with_kind(&ring, 8, 0, skel->progs.q_map);
 
 	s = &skel->bss->map_sqes[0];
 	io_uring_prep_nop(s);
@@ -61,6 +64,7 @@ IOCORO_CASE(queue_from_map)
 	CHECK_EQ(skel->bss->nr_rc, 2);
 	CHECK_EQ(skel->bss->rc[0], 0);
 	CHECK_EQ(skel->bss->rc[1], 0);
+	close(link);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }
@@ -68,15 +72,16 @@ IOCORO_CASE(queue_from_map)
 static const char write_data[] = "written by a BPF-queued SQE\n";
 #define WRITE_LEN (sizeof(write_data) - 1)
 
-/* a program queues a write to a file in /tmp */
+/* a step queues a write to a file in /tmp */
 IOCORO_CASE(queue_write)
 {
 	struct abi_bpf *skel = skel_load();
 	struct io_uring_cqe cqes[2];
 	struct io_uring ring;
+	int link;
 	int file;
 
-	ring_with_prog(&ring, 8, 0, skel->progs.q_write);
+	link = ring_with_kind(&ring, 8, 0, skel->progs.q_write);
 	file = tmp_file();
 	set_write(skel, file, write_data, WRITE_LEN);
 
@@ -87,19 +92,21 @@ IOCORO_CASE(queue_write)
 	check_file(file, write_data, WRITE_LEN);
 
 	close(file);
+	close(link);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }
 
-/* a program queues write -> fsync (IOSQE_IO_LINK) */
+/* a step queues write -> fsync (IOSQE_IO_LINK) */
 IOCORO_CASE(queue_link_write_fsync)
 {
 	struct abi_bpf *skel = skel_load();
 	struct io_uring_cqe cqes[3];
 	struct io_uring ring;
+	int link;
 	int file;
 
-	ring_with_prog(&ring, 8, 0, skel->progs.q_wr_fsync);
+	link = ring_with_kind(&ring, 8, 0, skel->progs.q_wr_fsync);
 	file = tmp_file();
 	set_write(skel, file, write_data, WRITE_LEN);
 
@@ -122,6 +129,7 @@ IOCORO_CASE(queue_link_write_fsync)
 	CHECK(cqe_pos(cqes, 3, UD_WRITE) < cqe_pos(cqes, 3, UD_FSYNC));
 
 	close(file);
+	close(link);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }
@@ -132,8 +140,9 @@ static void queue_len(unsigned int setup_flags, const long want[3])
 	struct abi_bpf *skel = skel_load();
 	struct io_uring_cqe cqes[2];
 	struct io_uring ring;
+	int link;
 
-	ring_with_prog(&ring, 8, setup_flags, skel->progs.q_len);
+	link = ring_with_kind(&ring, 8, setup_flags, skel->progs.q_len);
 	skel->bss->nop_ud = UD_NOP;
 
 	run_bpf_reap(&ring, cqes, 2);
@@ -143,6 +152,7 @@ static void queue_len(unsigned int setup_flags, const long want[3])
 	CHECK_EQ(skel->bss->rc[0], want[0]);
 	CHECK_EQ(skel->bss->rc[1], want[1]);
 	CHECK_EQ(skel->bss->rc[2], want[2]);
+	close(link);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }
@@ -163,9 +173,10 @@ IOCORO_CASE(queue_busy)
 	struct abi_bpf *skel = skel_load();
 	struct io_uring_cqe cqes[MAX_QUEUED + 1];
 	struct io_uring ring;
+	int link;
 	unsigned int i;
 
-	ring_with_prog(&ring, 64, 0, skel->progs.q_many);
+	link = ring_with_kind(&ring, 64, 0, skel->progs.q_many);
 	skel->bss->nop_ud = UD_NOP;
 
 	run_bpf_reap(&ring, cqes, MAX_QUEUED + 1);
@@ -181,13 +192,14 @@ IOCORO_CASE(queue_busy)
 	for (i = 0; i < MAX_QUEUED; i++)
 		CHECK_EQ(skel->bss->rc[i], 0);
 	CHECK_EQ(skel->bss->rc[MAX_QUEUED], -EBUSY);
+	close(link);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }
 
 /*
  * The SQEs of map_sqes[0..3] complete with the CQEs of @want when submitted
- * from @ring: by the q_map program (@ring has it attached) or, with
+ * from @ring: by the q_map step (@ring has it as kind 0) or, with
  * @from_user, by user space on an IORING_SETUP_SUBMIT_ALL ring.
  */
 struct want_cqe {
@@ -226,6 +238,7 @@ IOCORO_CASE(queue_failed_sqe)
 	struct io_uring_sqe user_sqes[4];
 	struct io_uring_cqe cqes[5];
 	struct io_uring ring;
+	int link;
 	unsigned int i;
 
 	/* control: user space submitting the same SQEs (SUBMIT_ALL) */
@@ -239,7 +252,7 @@ IOCORO_CASE(queue_failed_sqe)
 		EXPECT_CQE(cqes, 4, failing_want[i].ud, failing_want[i].res);
 	io_uring_queue_exit(&ring);
 
-	ring_with_prog(&ring, 8, 0, skel->progs.q_map);
+	link = ring_with_kind(&ring, 8, 0, skel->progs.q_map);
 	prep_failing_sqes(skel->bss->map_sqes);
 	skel->bss->map_nr = 4;
 
@@ -250,27 +263,28 @@ IOCORO_CASE(queue_failed_sqe)
 	CHECK_EQ(skel->bss->nr_rc, 4);
 	for (i = 0; i < 4; i++)
 		CHECK_EQ(skel->bss->rc[i], 0);
+	close(link);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }
 
-/* a program queues an IORING_OP_BPF, whose program queues a NOP */
+/*
+ * a step queues an IORING_OP_BPF start of another kind, whose step queues
+ * a NOP; such a start takes its budget from its coroutine, not sqe->len
+ * (-EINVAL in its own CQE)
+ */
 IOCORO_CASE(queue_chain)
 {
 	struct abi_bpf *skel = skel_load();
 	struct io_uring_cqe cqes[3];
 	struct io_uring_sqe *s;
 	struct io_uring ring;
-	int fds[2];
+	int link, link2;
 
-	uring_init(&ring, 8, 0);
-	fds[0] = uring_prog_fd(skel->progs.q_map);
-	fds[1] = uring_prog_fd(skel->progs.q_nop);
-	CHECK_EQ(uring_attach(&ring, fds, 2), 0);
+	link = ring_with_kind(&ring, 8, 0, skel->progs.q_map);
+	link2 = kind_attach_ok(&ring, skel->progs.q_nop, 1);
 	s = &skel->bss->map_sqes[0];
-	memset(s, 0, sizeof(*s));
-	s->opcode = IORING_OP_BPF;
-	s->off = 1;
+	iocoro_prep_kind(s, 1);
 	s->user_data = UD_BPF2;
 	skel->bss->map_nr = 1;
 	skel->bss->nop_ud = UD_NOP;
@@ -280,6 +294,60 @@ IOCORO_CASE(queue_chain)
 	EXPECT_CQE(cqes, 3, UD_BPF2, 0);
 	EXPECT_CQE(cqes, 3, UD_NOP, 0);
 	CHECK_EQ(skel->bss->runs, 2);
+	CHECK_EQ(skel->bss->rc[0], 0);
+
+	/* a budget in the queued start */
+	s->len = 1;
+	run_bpf_reap(&ring, cqes, 2);
+	EXPECT_CQE(cqes, 2, UD_BPF, 0);
+	EXPECT_CQE(cqes, 2, UD_BPF2, -EINVAL);
+	CHECK_EQ(skel->bss->runs, 3);
+	CHECK_EQ(skel->bss->rc[0], 0);
+	close(link2);
+	close(link);
+	io_uring_queue_exit(&ring);
+	abi_bpf__destroy(skel);
+}
+
+/*
+ * the budget of a start (sqe->len) bounds its coroutine: with 1 step its
+ * step cannot queue a start (-ELOOP, nothing queued); with 2 it can, and
+ * the queued start's step runs
+ */
+IOCORO_CASE(queue_budget)
+{
+	struct abi_bpf *skel = skel_load();
+	struct io_uring_cqe cqes[3];
+	struct io_uring_sqe *s;
+	struct io_uring ring;
+	int link, link2;
+
+	link = ring_with_kind(&ring, 8, 0, skel->progs.q_map);
+	link2 = kind_attach_ok(&ring, skel->progs.q_nop, 1);
+	s = &skel->bss->map_sqes[0];
+	iocoro_prep_kind(s, 1);
+	s->user_data = UD_BPF2;
+	skel->bss->map_nr = 1;
+	skel->bss->nop_ud = UD_NOP;
+
+	prep_start(&ring, 0, UD_BPF)->len = 1;
+	uring_submit(&ring, 1);
+	uring_reap(&ring, cqes, 1);
+	CHECK_CQE(&cqes[0], UD_BPF, 0);
+	CHECK_EQ(skel->bss->runs, 1);
+	CHECK_EQ(skel->bss->nr_rc, 1);
+	CHECK_EQ(skel->bss->rc[0], -ELOOP);
+
+	prep_start(&ring, 0, UD_BPF)->len = 2;
+	uring_submit(&ring, 1);
+	uring_reap(&ring, cqes, 3);
+	EXPECT_CQE(cqes, 3, UD_BPF, 0);
+	EXPECT_CQE(cqes, 3, UD_BPF2, 0);
+	EXPECT_CQE(cqes, 3, UD_NOP, 0);
+	CHECK_EQ(skel->bss->runs, 3);
+	CHECK_EQ(skel->bss->rc[0], 0);
+	close(link2);
+	close(link);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }
@@ -294,9 +362,10 @@ IOCORO_CASE(queue_personality)
 	struct io_uring_cqe cqes[2];
 	struct io_uring_sqe *s;
 	struct io_uring ring;
+	int link;
 	int id;
 
-	ring_with_prog(&ring, 8, 0, skel->progs.q_map);
+	link = ring_with_kind(&ring, 8, 0, skel->progs.q_map);
 	id = CHECK_RET(io_uring_register_personality(&ring));
 	CHECK(id > 0);
 
@@ -319,6 +388,7 @@ IOCORO_CASE(queue_personality)
 	CHECK_EQ(skel->bss->rc[0], -EINVAL);
 	CHECK_EQ(skel->bss->rc[1], -EINVAL);
 	CHECK_EQ(skel->bss->rc[2], 0);
+	close(link);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }

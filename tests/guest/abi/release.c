@@ -1,96 +1,108 @@
 // SPDX-License-Identifier: MIT
-/* The lifetime of attached programs: who releases what, in any order */
+/*
+ * The lifetime of kinds: the link holds its step, the ring holds neither;
+ * who releases what, in any order
+ */
 #include "abi.h"
 
-/* ring closed with programs attached, then the program fd: prog freed */
+/* ring closed with a kind attached, then the program fds, then the link */
 IOCORO_CASE(release_ring_first)
 {
+	struct abi_bpf *skel = skel_load();
 	struct io_uring ring;
-	int fd, fds[3];
+	struct iocoro co;
+	int link;
 	__u32 id;
 
-	fd = load_raw_ok(BPF_PROG_TYPE_IOURING, "rel_ring");
-	id = prog_id(fd);
-	uring_init(&ring, 8, 0);
-	fds[0] = fd;
-	fds[1] = -1;
-	fds[2] = fd;
-	CHECK_EQ(uring_attach(&ring, fds, 3), 0);
-	CHECK_EQ(run_bpf(&ring, 2), 0);
-	io_uring_queue_exit(&ring);
-	uring_sleep_ms(100);
-	check_prog_alive(id); /* our fd */
-	close(fd);
-	wait_prog_gone(id);
-}
-
-/* program fd closed first: the ring's reference keeps it until the ring goes */
-IOCORO_CASE(release_prog_first)
-{
-	struct io_uring ring;
-	int fd;
-	__u32 id;
-
-	fd = load_raw_ok(BPF_PROG_TYPE_IOURING, "rel_prog");
-	id = prog_id(fd);
-	uring_init(&ring, 8, 0);
-	CHECK_EQ(uring_attach(&ring, &fd, 1), 0);
-	close(fd);
-	uring_sleep_ms(200);
-	check_prog_alive(id); /* held by the ring */
+	id = prog_id(bpf_program__fd(skel->progs.nothing));
+	link = ring_with_kind(&ring, 8, 0, skel->progs.nothing);
 	CHECK_EQ(run_bpf(&ring, 0), 0);
 	io_uring_queue_exit(&ring);
+	abi_bpf__destroy(skel);
+	uring_sleep_ms(100);
+	check_prog_alive(id); /* the link's */
+
+	/* the link outlives its ring, detached: no update */
+	skel = skel_load();
+	memset(&co, 0, sizeof(co));
+	co.ring.ring_fd = -1;
+	CHECK_EQ(iocoro_kind_update(link, &co, skel->progs.nothing, 0),
+		 -ENOLINK);
+	abi_bpf__destroy(skel);
+	check_prog_alive(id);
+	close(link);
 	wait_prog_gone(id);
 }
 
-/* DETACH drops the references at once, with the ring still open */
-IOCORO_CASE(release_detach)
+/* program fds closed first: the link keeps the step, which still runs */
+IOCORO_CASE(release_prog_first)
 {
+	struct abi_bpf *skel = skel_load();
 	struct io_uring ring;
-	int fd, fds[2];
+	int link;
 	__u32 id;
 
-	fd = load_raw_ok(BPF_PROG_TYPE_IOURING, "rel_detach");
-	id = prog_id(fd);
-	uring_init(&ring, 8, 0);
-	fds[0] = fds[1] = fd;
-	CHECK_EQ(uring_attach(&ring, fds, 2), 0);
-	close(fd);
-	check_prog_alive(id);
-	CHECK_EQ(uring_detach(&ring), 0);
-	wait_prog_gone(id);
+	id = prog_id(bpf_program__fd(skel->progs.nothing));
+	link = ring_with_kind(&ring, 8, 0, skel->progs.nothing);
+	/* the counter is in the object's .bss, which goes with it: not read */
+	abi_bpf__destroy(skel);
+	uring_sleep_ms(200);
+	check_prog_alive(id); /* held by the link */
+	CHECK_EQ(run_bpf(&ring, 0), 0);
+	close(link);
+	wait_prog_gone(id); /* with the ring still open */
 	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
 	io_uring_queue_exit(&ring);
 }
 
-/* a failed attach keeps no reference */
-IOCORO_CASE(release_failed_attach)
+/* the link closed first: the kind is free at once, the step is the fd's */
+IOCORO_CASE(release_link_first)
 {
+	struct abi_bpf *skel = skel_load();
 	struct io_uring ring;
-	int fd, sf, fds[3];
+	int link;
 	__u32 id;
 
-	fd = load_raw_ok(BPF_PROG_TYPE_IOURING, "rel_failed");
-	sf = load_raw_ok(BPF_PROG_TYPE_SOCKET_FILTER, "sockfilter");
-	id = prog_id(fd);
-	uring_init(&ring, 8, 0);
-	fds[0] = fd;
-	fds[1] = fd;
-	fds[2] = sf;
-	CHECK_EQ(uring_attach(&ring, fds, 3), -EINVAL);
-	fds[2] = uring_closed_fd();
-	CHECK_EQ(uring_attach(&ring, fds, 3), -EBADF);
-	CHECK_EQ(uring_detach(&ring), -ENXIO);
-	close(fd);
+	id = prog_id(bpf_program__fd(skel->progs.nothing));
+	link = ring_with_kind(&ring, 8, 0, skel->progs.nothing);
+	close(link);
+	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
+	CHECK_EQ(skel->bss->runs, 0);
+	check_prog_alive(id);
+	abi_bpf__destroy(skel);
 	wait_prog_gone(id); /* with the ring still open */
-	close(sf);
 	io_uring_queue_exit(&ring);
 }
 
+/* failed attaches keep no reference */
+IOCORO_CASE(release_failed_attach)
+{
+	struct abi_bpf *skel = skel_load();
+	struct io_uring ring;
+	int link, fd;
+	__u32 id;
+
+	fd = load_raw_step("rel_failed");
+	CHECK(fd >= 0);
+	id = prog_id(fd);
+	link = ring_with_kind(&ring, 8, 0, skel->progs.nothing);
+	/* a taken kind, no ring, a kind out of range */
+	CHECK_EQ(kind_attach_raw(ring.ring_fd, fd, 0), -EBUSY);
+	CHECK_EQ(kind_attach_raw(uring_closed_fd(), fd, 1), -EBADF);
+	CHECK_EQ(kind_attach_raw(ring.ring_fd, fd, MAX_KINDS), -E2BIG);
+	close(fd);
+	wait_prog_gone(id); /* with the ring and the other kind still there */
+	CHECK_EQ(run_bpf(&ring, 0), 0);
+	CHECK_EQ(skel->bss->runs, 1);
+	close(link);
+	io_uring_queue_exit(&ring);
+	abi_bpf__destroy(skel);
+}
+
 /*
- * The ring is closed while requests are pending: a BPF request linked
- * after a pipe read, and a pipe read queued by a program. Everything is
- * cancelled and freed, the program too.
+ * The ring is closed while requests are pending: a start linked after a
+ * pipe read, and a pipe read queued by a step. Everything is cancelled
+ * and freed, the step too once its link and fds go.
  */
 IOCORO_CASE(release_pending_request)
 {
@@ -99,33 +111,34 @@ IOCORO_CASE(release_pending_request)
 	struct io_uring_sqe *sqe;
 	struct io_uring ring;
 	char byte[2];
-	int fd, pfd[2];
+	int link, pfd[2];
 	__u32 id;
 
 	CHECK_SYS(pipe2(pfd, O_CLOEXEC));
-	uring_init(&ring, 8, 0);
-	fd = uring_prog_fd(skel->progs.q_map);
-	id = prog_id(fd);
-	CHECK_EQ(uring_attach(&ring, &fd, 1), 0);
+	id = prog_id(bpf_program__fd(skel->progs.q_map));
+	link = ring_with_kind(&ring, 8, 0, skel->progs.q_map);
 	io_uring_prep_read(&skel->bss->map_sqes[0], pfd[0], &byte[0], 1, 0);
 	skel->bss->map_sqes[0].user_data = UD_READ;
 	skel->bss->map_nr = 1;
 
-	/* the program queues a read that stays pending */
+	/* the step queues a read that stays pending */
 	run_bpf_reap(&ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF, 0);
 	CHECK_EQ(skel->bss->rc[0], 0);
 
-	/* a BPF request waiting for a read */
+	/* a start waiting for a read */
 	sqe = uring_sqe(&ring);
 	io_uring_prep_read(sqe, pfd[0], &byte[1], 1, 0);
 	sqe->user_data = UD_READ + 1;
 	sqe->flags = IOSQE_IO_LINK;
-	uring_prep_bpf(&ring, 0, UD_BPF2);
+	prep_start(&ring, 0, UD_BPF2);
 	uring_submit(&ring, 2);
 	expect_no_cqe(&ring);
 
 	io_uring_queue_exit(&ring);
+	uring_sleep_ms(100);
+	check_prog_alive(id); /* the link's and the object's */
+	close(link);
 	abi_bpf__destroy(skel);
 	wait_prog_gone(id);
 	close(pfd[0]);

@@ -1,33 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The fuzzer's programs (fuzz_test.c): they queue the SQEs (some with a
- * continuation, bpf_io_uring_queue_sqe_cont()) and post the CQEs user
- * space wrote to the globals below, random data made safe to run
- * (fuzz_test.c says how), and post their result under another user_data
- * now and then. Each run follows plan
- * (run number ^ user_data ^ prev_res) % FZ_PLANS (struct fz_plan,
- * fuzz.h), and checks the helpers' ABI rules as it goes (fz_bad[]).
- *
- * Program names are kept under 16 characters (BPF_OBJ_NAME_LEN - 1).
+ * The fuzzer's steps (fuzz_test.c), struct io_coro_ops programs that the
+ * fuzzer attaches as kinds: they queue the SQEs (some with a continuation
+ * at a kind, bpf_io_coro_queue_sqe_cont()) and post the CQEs user space
+ * wrote to the globals below, random data made safe to run (fuzz_test.c
+ * says how), and post their result under another user_data now and then.
+ * Each run follows plan (run number ^ user_data ^ res) % FZ_PLANS
+ * (struct fz_plan, fuzz.h), and checks the kfuncs' ABI rules as it goes
+ * (fz_bad[]).
  */
-#include <linux/bpf.h>
-#include <linux/errno.h>
-#include <linux/io_uring.h>
-#include <bpf/bpf_helpers.h>
+#include <iocoro/coro_ops.h>
 
 #include "fuzz.h"
 
-/* the series' helpers, by their ids in the patched uapi */
-static long (*bpf_io_uring_queue_sqe)(void *ctx, const void *sqe, __u32 len) =
-	(void *)BPF_FUNC_io_uring_queue_sqe;
-static long (*bpf_io_uring_emit_cqe)(void *ctx, __u64 user_data, __s32 res,
-				     __u32 flags) =
-	(void *)BPF_FUNC_io_uring_emit_cqe;
-static long (*bpf_io_uring_queue_sqe_cont)(void *ctx, const void *sqe,
-					   __u32 len, __u32 prog) =
-	(void *)BPF_FUNC_io_uring_queue_sqe_cont;
-static long (*bpf_io_uring_post_result)(void *ctx, __u64 user_data) =
-	(void *)BPF_FUNC_io_uring_post_result;
+char LICENSE[] SEC("license") = "GPL";
 
 __u8 fz_sqes[FZ_SLOTS][128];
 struct fz_plan fz_plans[FZ_PLANS];
@@ -52,9 +38,9 @@ __u64 fz_bad[FZ_BAD_NR];
  * two minutes under TCG.
  */
 struct fz_state {
-	struct io_uring_step_ctx *ctx;
+	struct io_coro_step *step;
 	struct fz_plan *pl;
-	__u32 len;	/* the SQE size the helpers see, 1..128 */
+	__u32 len;	/* the SQE size the kfuncs see, 1..128 */
 	__u32 want;	/* the ring's SQE size */
 	__u32 nq;	/* SQEs queued so far */
 	__u32 ne;	/* CQEs posted so far */
@@ -66,7 +52,7 @@ static __always_inline void fz_count(__u64 *v)
 }
 
 /*
- * One call site per helper, with a size the verifier knows only as
+ * One call site per kfunc, with a size the verifier knows only as
  * 1..128 (an SQE slot's size, without a branch): the kernel sees every
  * size the plans give.
  */
@@ -75,21 +61,21 @@ static long fz_queue_one(__u32 i, void *data)
 	struct fz_state *r = data;
 	struct fz_plan *pl = r->pl;
 	const __u8 *sqe = fz_sqes[(pl->first + i) & (FZ_SLOTS - 1)];
-	__u32 prog = pl->cont_prog[i & (FZ_CONT_PROGS - 1)];
+	__u32 kind = pl->cont_kind[i & (FZ_CONT_KINDS - 1)];
 	__u32 len = r->len & 127;
 
 	if ((pl->cont_mask >> (i & 31)) & 1) {
-		if (bpf_io_uring_queue_sqe_cont(r->ctx, sqe, len + 1, prog)) {
+		if (bpf_io_coro_queue_sqe_cont(r->step, sqe, len + 1, kind)) {
 			fz_count(&fz_cont_err);
 			return 0;
 		}
 		fz_count(&fz_conts);
 		if (sqe[0] == IORING_OP_BPF)
 			fz_count(&fz_bad[FZ_BAD_CONT_BPF]);
-		if (prog >= IORING_BPF_MAX_PROGS)
-			fz_count(&fz_bad[FZ_BAD_CONT_PROG]);
+		if (kind >= IORING_CORO_MAX_KINDS)
+			fz_count(&fz_bad[FZ_BAD_CONT_KIND]);
 	} else {
-		if (bpf_io_uring_queue_sqe(r->ctx, sqe, len + 1)) {
+		if (bpf_io_coro_queue_sqe(r->step, sqe, len + 1)) {
 			fz_count(&fz_queue_err);
 			return 0;
 		}
@@ -110,8 +96,7 @@ static long fz_emit_one(__u32 i, void *data)
 	struct fz_plan *pl = r->pl;
 	__u32 flags = pl->cqe_flags;
 
-	if (bpf_io_uring_emit_cqe(r->ctx, pl->cqe_ud + i, pl->cqe_res,
-				  flags)) {
+	if (bpf_io_coro_emit_cqe(r->step, pl->cqe_ud + i, pl->cqe_res, flags)) {
 		fz_count(&fz_emit_err);
 		return 0;
 	}
@@ -127,7 +112,7 @@ static long fz_post_one(__u32 i, void *data)
 {
 	struct fz_state *r = data;
 
-	if (bpf_io_uring_post_result(r->ctx, r->pl->post_ud + i))
+	if (bpf_io_coro_post_result(r->step, r->pl->post_ud + i))
 		fz_count(&fz_bad[FZ_BAD_POST]);
 	fz_count(&fz_posts);
 	return 0;
@@ -138,11 +123,11 @@ static __always_inline __u32 fz_min(__u32 a, __u32 b)
 	return a < b ? a : b;
 }
 
-static __always_inline int fz_run(struct io_uring_step_ctx *ctx,
+static __always_inline int fz_run(struct io_coro_step *step,
 				  struct fz_plan *pl)
 {
 	struct fz_state r = {
-		.ctx = ctx,
+		.step = step,
 		.pl = pl,
 		.len = pl->sqe_len,
 		.want = fz_sqe128 ? 128 : 64,
@@ -154,31 +139,32 @@ static __always_inline int fz_run(struct io_uring_step_ctx *ctx,
 	return pl->ret;
 }
 
-static __always_inline struct fz_plan *fz_plan(struct io_uring_step_ctx *ctx)
+static __always_inline struct fz_plan *fz_plan(struct io_coro_step *step)
 {
 	__u64 run = __sync_fetch_and_add(&fz_runs, 1);
 
-	return &fz_plans[(run ^ ctx->user_data ^ (__u32)ctx->prev_res) &
+	return &fz_plans[(run ^ step->user_data ^ (__u32)step->res) &
 			 (FZ_PLANS - 1)];
 }
 
-SEC("iouring")
-int fuzz(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(fuzz)
 {
-	return fz_run(ctx, fz_plan(ctx));
+	return fz_run(step, fz_plan(step));
 }
 
-/* sleepable: fuzz_test.c sets BPF_F_SLEEPABLE */
-SEC("iouring")
-int fuzz_s(struct io_uring_step_ctx *ctx)
+/* sleepable: bpf_copy_from_user() */
+IOCORO_STEP_SLEEPABLE(fuzz_s)
 {
-	struct fz_plan *pl = fz_plan(ctx);
+	struct fz_plan *pl = fz_plan(step);
 	__u8 buf[64];
 
 	/* reads user memory only: any address the plan has is fine */
 	if (!bpf_copy_from_user(buf, sizeof(buf), (void *)pl->copy_addr))
 		__sync_fetch_and_add(&fz_copied, 1);
-	return fz_run(ctx, pl);
+	return fz_run(step, pl);
 }
 
-char LICENSE[] SEC("license") = "GPL";
+SEC(".struct_ops")
+struct io_coro_ops fuzz_ops = { .step = (void *)fuzz };
+SEC(".struct_ops")
+struct io_coro_ops fuzz_s_ops = { .step = (void *)fuzz_s };

@@ -8,15 +8,17 @@
  *                    lengths, fds and the scratch area's contents; the
  *                    hash of an iteration's input, the distinct inputs
  *                    and CQE results, the counts of the summary (st)
- *   fuzz_sqe.c       random SQEs made safe to run, IORING_OP_BPF SQEs,
- *                    the tags of the SQEs whose CQEs are judged and the
- *                    judging, the programs' plans and SQE slots
- *   fuzz_register.c  io_uring_register() calls: random ones with the BPF
- *                    opcodes and their neighbours, a valid
- *                    IORING_ATTACH_BPF and budget, ring restrictions
- *   fuzz_test.c      the fd pool, the ring's setup flags, reaping, one
- *                    iteration, the health check afterwards and the case
- *                    abi
+ *   fuzz_sqe.c       random SQEs made safe to run, IORING_OP_BPF starts
+ *                    with random kinds and budgets, the tags of the SQEs
+ *                    whose CQEs are judged and the judging, the steps'
+ *                    plans and SQE slots
+ *   fuzz_kind.c      kinds attached by bpf_link: valid attaches of the
+ *                    steps, random io_coro_ops maps and BPF_LINK_CREATE,
+ *                    BPF_LINK_UPDATE, BPF_LINK_DETACH and closing links
+ *                    (while steps run too), judged
+ *   fuzz_test.c      the fd pool, the ring's setup flags and restrictions,
+ *                    reaping, one iteration, the health check afterwards
+ *                    and the case abi
  *
  * The first include of every C file of the suite.
  */
@@ -24,7 +26,8 @@
 #define IOCORO_TESTS_FUZZ_INT_H
 
 #define _GNU_SOURCE
-#include <linux/io_uring.h> /* before liburing.h: the patched uapi wins */
+/* iocoro.h first: liburing's own io_uring.h would hide the patched uapi */
+#include <iocoro.h>
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -51,9 +54,12 @@ enum {
 	FZ_UD_UNKNOWN_OP = 1,	/* an unknown opcode: -EINVAL */
 	FZ_UD_BPF_REFUSED,	/* IORING_OP_BPF, SQPOLL/IOPOLL/CQE32: < 0 */
 	FZ_UD_DRAIN,		/* IOSQE_IO_DRAIN after an attach: < 0 */
+	FZ_UD_BPF_BAD,		/* a start no kernel takes: < 0 */
+	FZ_UD_NO_KIND,		/* a start of a kind with no step: < 0 */
 };
 
 struct fuzz_bpf;
+struct bpf_program;
 
 /* ------------------------------------------------ fuzz_random.c: state */
 
@@ -70,26 +76,29 @@ extern unsigned int nr_results;
 
 /* the counts of the summary */
 extern struct fz_stats {
-	unsigned long rings, ring_errs, attach_ok, registers, sqes, cqes;
-	unsigned long bpf_sqes, judged, ran;
+	unsigned long rings, ring_errs, attach_ok, kind_ops, updates_ok;
+	unsigned long destroys, sqes, cqes, bpf_sqes, judged, ran;
 } st;
 
 /* --------------------------------------------------- fuzz_test.c: state */
 
-/* persistent fds: programs of the table and of another type, a map */
-extern int prog_fd, prog_s_fd, prog_other_fd, map_fd, dir_fd;
+/*
+ * persistent fds: the steps fuzz and fuzz_s, a program of another type, a
+ * map, the scratch directory, the BTF the io_coro_ops maps take
+ */
+extern int prog_fd, prog_s_fd, prog_other_fd, map_fd, dir_fd, kind_btf_fd;
+extern const struct bpf_program *step_prog, *step_s_prog;
 
 /* this iteration's fd pool (all >= fd_base, closed at the end) */
 extern int fd_base;
 extern int pool[16];
 extern unsigned int pool_nr;
 extern int ring_fd_now;
-/* entries of the ring's table, 0 if none, and which are holes */
-extern unsigned int nr_progs;
-extern bool prog_hole[IORING_BPF_MAX_PROGS];
-/* an attach worked on the ring: it takes no IOSQE_IO_DRAIN any more */
+/* the link of each kind attached to the ring, -1 for none */
+extern int kind_link[IORING_CORO_MAX_KINDS];
+/* a kind was attached to the ring: it takes no IOSQE_IO_DRAIN any more */
 extern bool ring_attached;
-/* SQPOLL, IOPOLL or CQE32: IORING_OP_BPF fails, no program runs */
+/* SQPOLL, IOPOLL or CQE32: no kind attaches, IORING_OP_BPF fails */
 extern bool ring_no_bpf;
 extern unsigned long cur_iter;
 
@@ -135,7 +144,12 @@ void fill_scratch(void);
 
 /* a random SQE of @size bytes, of any opcode, made safe to run */
 void fz_sqe(struct io_uring_sqe *sqe, size_t size);
-/* a valid IORING_OP_BPF SQE: an index of the table, the flags a chain uses */
+/* a kind: mostly one attached to the ring, else any, or out of range */
+uint32_t fz_kind(void);
+/*
+ * a valid start from user space (iocoro_prep_kind()): a kind that has a
+ * step if any, a budget, the flags a chain uses
+ */
 void fz_bpf_sqe_valid(struct io_uring_sqe *sqe, size_t size);
 /* an IORING_OP_BPF SQE: valid, or with each field zero or random */
 void fz_bpf_sqe(struct io_uring_sqe *sqe, size_t size);
@@ -143,18 +157,25 @@ void fz_bpf_sqe(struct io_uring_sqe *sqe, size_t size);
 void fz_tag(struct io_uring_sqe *sqe);
 /* a CQE of a tagged SQE keeps to its rule */
 void fz_judge(const struct io_uring_cqe *cqe);
-/* the programs' plans and SQE slots */
+/* the steps' plans and SQE slots */
 void fz_programs(struct fuzz_bpf *skel, bool sqe128);
 
-/* ----------------------------------------------------- fuzz_register.c */
+/* --------------------------------------------------------- fuzz_kind.c */
+
+/* the io_coro_ops map layout and kind_btf_fd, once, before fd_base */
+void fz_kind_init(void);
+/* a new iteration: no kinds */
+void fz_kind_reset(void);
+/* kinds of the steps attached to the ring, valid and judged */
+void fz_good_attach(void);
+/* a random attach, update, detach or close of a kind's link, judged */
+void fz_kind_op(void);
+/* links detached, closed or updated while steps may run */
+void fz_kind_churn(void);
+
+/* ----------------------------------------------------------- fuzz_test.c */
 
 /* io_uring_register(2) raw: its result or -errno */
 long sys_register(int fd, unsigned int op, const void *arg, unsigned int nr);
-/* a random io_uring_register() call, judged */
-void fz_register(void);
-/* a valid table: the programs, with holes; a random budget */
-void fz_good_attach(void);
-/* random IORING_REGISTER_RESTRICTIONS */
-void fz_restrict(void);
 
 #endif

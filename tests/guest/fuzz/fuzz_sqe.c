@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The fuzzer's SQEs (fuzz_int.h): random ones of any opcode made safe to
- * run (fuzz_test.c says how), IORING_OP_BPF ones valid or not, the tags of
- * those whose CQEs the test judges and the judging, and the programs'
+ * run (fuzz_test.c says how), IORING_OP_BPF starts valid or not, the tags
+ * of those whose CQEs the test judges and the judging, and the steps'
  * plans and SQE slots (struct fz_plan, fuzz.h).
  */
 #include "fuzz_int.h"
@@ -92,22 +92,53 @@ void fz_sqe(struct io_uring_sqe *sqe, size_t size)
 	fz_sanitize(sqe);
 }
 
-/* a program index of the table, mostly one that has a program */
-static uint64_t fz_prog_index(void)
+/* a kind that has a step, if any */
+static uint32_t fz_kind_on(void)
 {
-	unsigned int i, n;
+	uint32_t on[IORING_CORO_MAX_KINDS];
+	unsigned int k, n = 0;
 
-	if (!nr_progs)
-		return 0;
-	for (i = 0; i < 4; i++) {
-		n = below(nr_progs);
-		if (!prog_hole[n])
-			break;
+	for (k = 0; k < IORING_CORO_MAX_KINDS; k++) {
+		if (kind_link[k] >= 0)
+			on[n++] = k;
 	}
-	return n;
+	return n ? on[below(n)] : below(8);
 }
 
-/* a valid IORING_OP_BPF SQE: an index of the table, the flags a chain uses */
+uint32_t fz_kind(void)
+{
+	switch (below(16)) {
+	case 0:
+		return IORING_CORO_MAX_KINDS + below(2);
+	case 1:
+		return rnd();
+	case 2:
+	case 3:
+		return below(one_in(2) ? 8 : IORING_CORO_MAX_KINDS);
+	default:
+		return fz_kind_on();
+	}
+}
+
+/* a coroutine's budget: mostly short, so that chains end soon */
+static uint32_t fz_budget(void)
+{
+	switch (below(16)) {
+	case 0:
+	case 1:
+		return 0; /* IORING_BPF_DEFAULT_BUDGET */
+	case 2:
+		return 1 + below(IORING_BPF_DEFAULT_BUDGET);
+	case 3:
+	case 4:
+	case 5:
+	case 6:
+		return 1 + below(4);
+	default:
+		return 1 + below(64);
+	}
+}
+
 void fz_bpf_sqe_valid(struct io_uring_sqe *sqe, size_t size)
 {
 	static const uint8_t good_flags[] = {
@@ -116,9 +147,9 @@ void fz_bpf_sqe_valid(struct io_uring_sqe *sqe, size_t size)
 	};
 
 	memset(sqe, 0, size);
-	sqe->opcode = IORING_OP_BPF;
+	iocoro_prep_kind(sqe, fz_kind_on());
+	sqe->len = fz_budget();
 	sqe->user_data = fz_ud(rnd());
-	sqe->off = fz_prog_index();
 	sqe->flags = one_in(16) ? IOSQE_IO_DRAIN :
 				  good_flags[below(ARRAY_SIZE(good_flags))];
 }
@@ -134,18 +165,22 @@ void fz_bpf_sqe(struct io_uring_sqe *sqe, size_t size)
 		return;
 	}
 	memset(sqe, 0, size);
-	sqe->opcode = IORING_OP_BPF;
+	if (one_in(8))
+		sqe->opcode = IORING_OP_BPF;
+	else
+		iocoro_prep_kind(sqe, 0);
 	sqe->user_data = fz_ud(rnd());
-	sqe->off = one_in(8) ? rnd() : below(9);
+	sqe->off = one_in(8) ? rnd() : fz_kind();
 	sqe->flags = one_in(2) ? 0 : rnd() & 0x7f;
 	if (one_in(6))
 		sqe->fd = fz_fd();
 	if (one_in(6))
 		sqe->addr = fz_ptr();
+	if (one_in(3))
+		sqe->len = one_in(2) ? fz_len() :
+				       IORING_BPF_MAX_BUDGET - 1 + below(3);
 	if (one_in(6))
-		sqe->len = fz_len();
-	if (one_in(6))
-		sqe->rw_flags = rnd();
+		sqe->rw_flags = one_in(2) ? rnd() : 1U << below(32);
 	if (one_in(8))
 		sqe->buf_index = rnd();
 	if (one_in(8))
@@ -160,21 +195,27 @@ void fz_bpf_sqe(struct io_uring_sqe *sqe, size_t size)
 		sqe->ioprio = rnd();
 }
 
-/* a program index for bpf_io_uring_queue_sqe_cont(), valid or not */
-static uint32_t fz_cont_prog(void)
+/* a kind for bpf_io_coro_queue_sqe_cont(), valid or not */
+static uint32_t fz_cont_kind(void)
 {
 	switch (below(16)) {
 	case 0:
-		return nr_progs + below(4);
+		return IORING_CORO_MAX_KINDS + below(2);
 	case 1:
-		return IORING_BPF_MAX_PROGS + below(2);
+		return 255 + below(3);
 	case 2:
-		return 255 + below(3); /* IO_BPF_NO_PROG is 0xff inside */
-	case 3:
 		return rnd();
 	default:
-		return fz_prog_index();
+		return fz_kind();
 	}
+}
+
+/* a start that fails whatever the ring has attached (-EINVAL, -EBADF) */
+static bool fz_bpf_bad(const struct io_uring_sqe *sqe)
+{
+	/* bit 0 of rw_flags may mark a start; no other bit means anything */
+	return sqe->len > IORING_BPF_MAX_BUDGET || (sqe->rw_flags & ~1U) ||
+	       sqe->off >= IORING_CORO_MAX_KINDS;
 }
 
 /* the user-space SQEs whose CQE the test judges get a tagged user_data */
@@ -189,6 +230,10 @@ void fz_tag(struct io_uring_sqe *sqe)
 		kind = FZ_UD_BPF_REFUSED;
 	else if ((sqe->flags & IOSQE_IO_DRAIN) && ring_attached)
 		kind = FZ_UD_DRAIN;
+	else if (sqe->opcode == IORING_OP_BPF && fz_bpf_bad(sqe))
+		kind = FZ_UD_BPF_BAD;
+	else if (sqe->opcode == IORING_OP_BPF && kind_link[sqe->off] < 0)
+		kind = FZ_UD_NO_KIND;
 	if (kind)
 		sqe->user_data = FZ_TAG << 32 | (uint64_t)kind << 24 |
 				 (tag_seq++ & 0xffffff);
@@ -219,9 +264,24 @@ void fz_judge(const struct io_uring_cqe *cqe)
 		break;
 	case FZ_UD_DRAIN:
 		if (cqe->res >= 0)
-			FAIL("iteration %lu: IOSQE_IO_DRAIN on a ring with "
-			     "programs attached completed with %d, want an "
+			FAIL("iteration %lu: IOSQE_IO_DRAIN on a ring that had "
+			     "a kind attached completed with %d, want an "
 			     "error", cur_iter, cqe->res);
+		break;
+	case FZ_UD_BPF_BAD:
+		if (cqe->res >= 0)
+			FAIL("iteration %lu: an IORING_OP_BPF with a budget "
+			     "past IORING_BPF_MAX_BUDGET, unknown rw_flags, a "
+			     "kind past IORING_CORO_MAX_KINDS, or a budget in "
+			     "a start a step queued, completed with %d, want "
+			     "an error (user_data 0x%llx)", cur_iter, cqe->res,
+			     (unsigned long long)cqe->user_data);
+		break;
+	case FZ_UD_NO_KIND:
+		if (cqe->res >= 0)
+			FAIL("iteration %lu: a start of a kind with no step "
+			     "completed with %d, want an error", cur_iter,
+			     cqe->res);
 		break;
 	default:
 		FAIL("iteration %lu: CQE of unknown user_data 0x%llx",
@@ -229,7 +289,7 @@ void fz_judge(const struct io_uring_cqe *cqe)
 	}
 }
 
-/* the programs' plans and SQE slots */
+/* the steps' plans and SQE slots */
 void fz_programs(struct fuzz_bpf *skel, bool sqe128)
 {
 	unsigned int i, k;
@@ -245,6 +305,14 @@ void fz_programs(struct fuzz_bpf *skel, bool sqe128)
 		/* a chain's next step is hard-linked after an operation */
 		if (one_in(4))
 			sqe->flags |= IOSQE_IO_HARDLINK;
+		/* a start a step queues takes no budget of its own */
+		if (sqe->opcode == IORING_OP_BPF && sqe->len && one_in(2))
+			sqe->len = 0;
+		if (sqe->opcode == IORING_OP_BPF &&
+		    (sqe->len || fz_bpf_bad(sqe)))
+			sqe->user_data = FZ_TAG << 32 |
+					 (uint64_t)FZ_UD_BPF_BAD << 24 |
+					 (tag_seq++ & 0xffffff);
 	}
 	for (i = 0; i < FZ_PLANS; i++) {
 		struct fz_plan *pl = (void *)&skel->bss->fz_plans[i];
@@ -286,8 +354,8 @@ void fz_programs(struct fuzz_bpf *skel, bool sqe128)
 		default:
 			pl->cont_mask = rnd();
 		}
-		for (k = 0; k < FZ_CONT_PROGS; k++)
-			pl->cont_prog[k] = fz_cont_prog();
+		for (k = 0; k < FZ_CONT_KINDS; k++)
+			pl->cont_kind[k] = fz_cont_kind();
 		pl->post_nr = one_in(4) ? 1 + below(3) : 0;
 		pl->post_ud = fz_ud(rnd());
 		pl->copy_addr = fz_ptr();

@@ -1,31 +1,36 @@
 // SPDX-License-Identifier: MIT
 /*
- * A seeded, bounded fuzzer of the series' ABI (issue 11), series v5
- * (IORING_OP_BPF 128, the BPF register opcodes 128..130, helpers 212..215).
- * Each iteration:
+ * A seeded, bounded fuzzer of the series' ABI (issue 11): IORING_OP_BPF
+ * (128) starting coroutine kinds, kinds attached by bpf_link, and the
+ * kfuncs of struct io_coro_ops steps. Each iteration:
  *
  *   - a ring with random setup flags (SQE128, DEFER_TASKRUN |
  *     SINGLE_ISSUER, COOP_TASKRUN, SUBMIT_ALL, a small CQ, now and then
- *     CQE32, SQPOLL or IOPOLL, where programs never run), sometimes
+ *     CQE32, SQPOLL or IOPOLL, where no kind attaches), sometimes
  *     R_DISABLED with random restrictions (IORING_REGISTER_RESTRICTIONS),
  *     enabled or left disabled;
- *   - mostly a valid IORING_ATTACH_BPF of fuzz.bpf.c's programs (holes,
- *     the sleepable one) and a random budget, then random io_uring_register
- *     calls with the BPF opcodes 128..130, their neighbours and the
- *     opcodes 31..127 left to later kernels: bad and NULL pointers,
- *     nr_args 0, 1..64, 65 and huge, fd arrays with closed fds, fds of
- *     other kinds (a map, /dev/null, the ring) and programs of another
- *     type (a socket filter), on the ring or on other fds;
- *   - the programs' plans and SQE slots filled with random data (so that
- *     they queue random SQEs of opcode 0..255, some with a continuation of
- *     a random program index, IORING_OP_BPF ones included, which must
- *     fail, post random CQEs and post their results under random
- *     user_data), then a random batch from user space: mostly one valid
- *     IORING_OP_BPF SQE (so that most iterations run a program), other
- *     IORING_OP_BPF SQEs with every field random or zero, and random SQEs
- *     of any opcode, the holes 58..127 left to later kernels included;
- *   - a short reap, cancel of everything, the ring closed, every fd the
- *     iteration opened closed.
+ *   - mostly fuzz.bpf.c's steps (the sleepable one too) attached as 1 to 8
+ *     kinds through libiocoro, then random kind operations: io_coro_ops
+ *     maps of random ring fds (the ring, closed fds, fds of other kinds),
+ *     steps (a socket filter, a map, closed fds) and kinds (out of range
+ *     too), BPF_LINK_CREATE with random flags, the same map linked twice,
+ *     BPF_LINK_UPDATE of links (detached ones too) and of other fds with
+ *     such maps and random flags, BPF_LINK_DETACH, closing links;
+ *   - the steps' plans and SQE slots filled with random data (so that
+ *     they queue random SQEs of opcode 0..255, some continuing at a random
+ *     kind, IORING_OP_BPF ones included, which must fail, and starts with
+ *     and without a budget, post random CQEs and post their results under
+ *     random user_data), then a random batch from user space: mostly one
+ *     valid start of a kind (iocoro_prep_kind(), a random budget in
+ *     sqe->len, mostly a short one), so that most iterations run a step,
+ *     other IORING_OP_BPF SQEs with every field random or zero (budgets
+ *     past the maximum, kinds out of range, unknown rw_flags), and random
+ *     SQEs of any opcode, the holes 58..127 left to later kernels
+ *     included;
+ *   - a short reap, with links detached, closed or updated between its
+ *     rounds while steps run, then more kind operations, cancel of
+ *     everything, the ring closed, every fd the iteration opened (links
+ *     too) closed.
  *
  * Random SQEs are made safe to run, the only constraint on them: pointers
  * are NULL, small, unmapped (guard pages), kernel-half or non-canonical, or
@@ -38,20 +43,26 @@
  *
  * Any -errno is fine. The test fails if a call returns something that is
  * neither a result nor -errno, if an ABI rule that holds whatever the rest
- * does is broken, if no program ran or no attach worked (the fuzzer
- * missed its target), or if a plain chain no longer works afterwards.
- * The rules: ATTACH with nr_args 0 or > 64, DETACH with arguments,
- * BUDGET 0 or > IORING_BPF_MAX_BUDGET never succeed; register opcodes
- * 31..127 and past the last fail with -EINVAL whatever the fd; SQEs of an
+ * does is broken, if no step ran or no kind attached (the fuzzer missed
+ * its target), or if a plain chain no longer works afterwards. The
+ * rules: a kind never attaches to an fd that is no ring, to an SQPOLL,
+ * IOPOLL or CQE32 ring, twice, past IORING_CORO_MAX_KINDS, or with a
+ * program that is no step, and a step always attaches as a free kind of
+ * any other ring with nothing in flight;
+ * an io_coro_ops map is never linked twice; BPF_LINK_UPDATE works only on
+ * an attached link with a map of the same ring and kind; SQEs of an
  * unknown opcode (58..127, 129..255) complete with -EINVAL; IORING_OP_BPF
- * never succeeds on SQPOLL, IOPOLL or CQE32 rings and no program runs
- * there; IOSQE_IO_DRAIN never succeeds once programs were attached; and,
- * checked by the programs themselves (fz_bad[], fuzz.h): a queue of the
- * wrong SQE size, a continuation of IORING_OP_BPF or of a program index
- * past the table's limit, more than IORING_BPF_MAX_SQES SQEs or
- * IORING_BPF_MAX_CQES CQEs in a run, and a CQE with flags other than
- * IORING_CQE_F_MORE never work. Splats, hangs and leaks fail the guest
- * run (the kernel-log gate of initramfs/run-guest.sh).
+ * never succeeds on SQPOLL, IOPOLL or CQE32 rings, with a budget past
+ * IORING_BPF_MAX_BUDGET, rw_flags other than bit 0, a kind past
+ * IORING_CORO_MAX_KINDS or one with no step, nor, queued by a step, with
+ * a budget of its own, and no step runs on those rings; IOSQE_IO_DRAIN
+ * never succeeds once a kind was attached; and, checked by the steps
+ * themselves (fz_bad[], fuzz.h): a queue of the wrong SQE size, a
+ * continuation of IORING_OP_BPF or at a kind past IORING_CORO_MAX_KINDS,
+ * more than IORING_BPF_MAX_SQES SQEs or IORING_BPF_MAX_CQES CQEs in a
+ * run, a CQE with flags other than IORING_CQE_F_MORE, and a queued SQE
+ * that names a personality never work. Splats, hangs and leaks fail the
+ * guest run (the kernel-log gate of initramfs/run-guest.sh).
  *
  * Environment: IOCORO_SEED replays a run (its seed is printed first),
  * IOCORO_FUZZ_ITERS sets the number of iterations (default 200, a few
@@ -59,17 +70,17 @@
  * IOCORO_FUZZ_PROGRESS=N prints a progress line every N iterations
  * (default 1000, 0: none).
  *
- * Output, after the seed: the time the programs took to load; the
- * progress lines (iterations so far, distinct inputs, iterations that ran
- * a program and their share, program runs, time); then the rings made
- * (and refused), the attaches that worked, the register calls, the SQEs
- * (IORING_OP_BPF ones) and the CQEs (judged ones) from user space; what
- * the programs did (runs, SQEs and continuations queued and refused, CQEs
- * posted and refused, results posted, copies from user); where the time
- * went (input, ring setup, submit, reap, cancel, exit). The last line
- * gives the seed, the iterations, the distinct inputs (hashes of the
- * generated input), the iterations that ran a program and their share,
- * the program runs, the distinct CQE results and the time.
+ * Output, after the seed: the time the steps took to load; the progress
+ * lines (iterations so far, distinct inputs, iterations that ran a step
+ * and their share, step runs, time); then the rings made (and refused),
+ * the kinds attached, the kind operations (updates that worked, links
+ * destroyed), the SQEs (IORING_OP_BPF ones) and the CQEs (judged ones)
+ * from user space; what the steps did (runs, SQEs and continuations
+ * queued and refused, CQEs posted and refused, results posted, copies from
+ * user); where the time went (input, ring setup, submit, reap, cancel,
+ * exit). The last line gives the seed, the iterations, the distinct inputs
+ * (hashes of the generated input), the iterations that ran a step and
+ * their share, the step runs, the distinct CQE results and the time.
  *
  * fuzz_int.h lists the suite's files and what each does.
  */
@@ -101,33 +112,34 @@
 
 static const char *const fz_bad_names[FZ_BAD_NR] = {
 	[FZ_BAD_LEN] = "a queue of the wrong SQE size worked",
-	[FZ_BAD_CONT_BPF] = "bpf_io_uring_queue_sqe_cont() of IORING_OP_BPF "
+	[FZ_BAD_CONT_BPF] = "bpf_io_coro_queue_sqe_cont() of IORING_OP_BPF "
 			    "worked",
-	[FZ_BAD_CONT_PROG] = "bpf_io_uring_queue_sqe_cont() of a program "
-			     "index >= IORING_BPF_MAX_PROGS worked",
+	[FZ_BAD_CONT_KIND] = "bpf_io_coro_queue_sqe_cont() at a kind >= "
+			     "IORING_CORO_MAX_KINDS worked",
 	[FZ_BAD_MAX_SQES] = "a run queued more than IORING_BPF_MAX_SQES SQEs",
-	[FZ_BAD_EMIT_FLAGS] = "bpf_io_uring_emit_cqe() with flags other than "
+	[FZ_BAD_EMIT_FLAGS] = "bpf_io_coro_emit_cqe() with flags other than "
 			      "IORING_CQE_F_MORE worked",
 	[FZ_BAD_MAX_CQES] = "a run posted more than IORING_BPF_MAX_CQES CQEs",
-	[FZ_BAD_POST] = "bpf_io_uring_post_result() returned non-zero",
+	[FZ_BAD_POST] = "bpf_io_coro_post_result() returned non-zero",
 	[FZ_BAD_PERSONALITY] = "a queued SQE that names a personality was "
 			       "queued",
 };
 
-/* persistent fds: programs of the table and of another type, a map */
-int prog_fd, prog_s_fd, prog_other_fd, map_fd, dir_fd;
+/*
+ * persistent fds: the steps fuzz and fuzz_s, a program of another type, a
+ * map, the scratch directory, the BTF the io_coro_ops maps take
+ */
+int prog_fd, prog_s_fd, prog_other_fd, map_fd, dir_fd, kind_btf_fd;
+const struct bpf_program *step_prog, *step_s_prog;
 
 /* this iteration's fd pool (all >= fd_base, closed at the end) */
 int fd_base;
 int pool[16];
 unsigned int pool_nr;
 int ring_fd_now;
-/* entries of the ring's table, 0 if none, and which are holes */
-unsigned int nr_progs;
-bool prog_hole[IORING_BPF_MAX_PROGS];
-/* an attach worked on the ring: it takes no IOSQE_IO_DRAIN any more */
+/* a kind was attached to the ring: it takes no IOSQE_IO_DRAIN any more */
 bool ring_attached;
-/* SQPOLL, IOPOLL or CQE32: IORING_OP_BPF fails, no program runs */
+/* SQPOLL, IOPOLL or CQE32: no kind attaches, IORING_OP_BPF fails */
 bool ring_no_bpf;
 unsigned long cur_iter;
 
@@ -180,7 +192,7 @@ static unsigned int fz_setup_flags(void)
 
 	if (one_in(3))
 		f |= IORING_SETUP_SQE128;
-	/* programs never run on CQE32, SQPOLL and IOPOLL rings: now and then */
+	/* no kind attaches to CQE32, SQPOLL and IOPOLL rings: now and then */
 	if (one_in(24))
 		f |= IORING_SETUP_CQE32;
 	if (one_in(3))
@@ -206,6 +218,40 @@ static unsigned int fz_setup_flags(void)
 	return f;
 }
 
+long sys_register(int fd, unsigned int op, const void *arg, unsigned int nr)
+{
+	long ret = syscall(__NR_io_uring_register, fd, op, arg, nr);
+
+	return ret < 0 ? -errno : ret;
+}
+
+/* random IORING_REGISTER_RESTRICTIONS, IORING_OP_BPF's mostly */
+static void fz_restrict(void)
+{
+	struct io_uring_restriction res[8];
+	unsigned int i, nr = 1 + below(ARRAY_SIZE(res));
+
+	memset(res, 0, sizeof(res));
+	for (i = 0; i < nr; i++) {
+		res[i].opcode = one_in(8) ? rnd() : below(4);
+		switch (res[i].opcode) {
+		case IORING_RESTRICTION_REGISTER_OP:
+			res[i].register_op = one_in(2) ?
+				IORING_REGISTER_ENABLE_RINGS : rnd();
+			break;
+		case IORING_RESTRICTION_SQE_OP:
+			res[i].sqe_op = !one_in(4) ? IORING_OP_BPF : rnd();
+			break;
+		default:
+			res[i].sqe_flags = rnd();
+		}
+	}
+	hash(res, nr * sizeof(res[0]));
+	check_ret("IORING_REGISTER_RESTRICTIONS",
+		  sys_register(ring_fd_now, IORING_REGISTER_RESTRICTIONS, res,
+			       nr));
+}
+
 static void reap(struct io_uring *ring, unsigned int rounds)
 {
 	struct __kernel_timespec ts = { .tv_nsec = 2 * 1000 * 1000 };
@@ -229,7 +275,7 @@ static void reap(struct io_uring *ring, unsigned int rounds)
 	}
 }
 
-/* the ABI rules the programs check (fz_bad[], fuzz.h) held */
+/* the ABI rules the steps check (fz_bad[], fuzz.h) held */
 static void fz_check_programs(struct fuzz_bpf *skel)
 {
 	unsigned int i;
@@ -253,7 +299,7 @@ static void iteration(struct fuzz_bpf *skel)
 	int ret;
 
 	in_hash = 0xcbf29ce484222325ULL;
-	nr_progs = 0;
+	fz_kind_reset();
 	ring_attached = false;
 	ring_no_bpf = false;
 	runs0 = __atomic_load_n(&skel->bss->fz_runs, __ATOMIC_RELAXED);
@@ -284,7 +330,7 @@ static void iteration(struct fuzz_bpf *skel)
 		fz_good_attach();
 	n = below(4);
 	for (i = 0; i < n; i++)
-		fz_register();
+		fz_kind_op();
 	if (p.flags & IORING_SETUP_R_DISABLED) {
 		if (one_in(2))
 			fz_restrict();
@@ -300,11 +346,11 @@ static void iteration(struct fuzz_bpf *skel)
 	t_mark(T_SETUP);
 
 	/*
-	 * Mostly one valid IORING_OP_BPF SQE, first (without SUBMIT_ALL,
-	 * submission stops at the first bad SQE) or anywhere in the batch
-	 * that fits the SQ, mostly not linked after the SQE before it (a
-	 * failed link cancels it), so that most iterations run a program;
-	 * the rest at random.
+	 * Mostly one valid start, first (without SUBMIT_ALL, submission
+	 * stops at the first bad SQE) or anywhere in the batch that fits the
+	 * SQ, mostly not linked after the SQE before it (a failed link
+	 * cancels it), so that most iterations run a step; the rest at
+	 * random.
 	 */
 	n = 1 + below(16);
 	if (one_in(16))
@@ -336,11 +382,19 @@ static void iteration(struct fuzz_bpf *skel)
 	ret = io_uring_submit(&ring);
 	check_ret("io_uring_submit", ret);
 	t_mark(T_SUBMIT);
-	/* not in the hash: the same input may reap differently */
-	reap(&ring, enabled ? 3 : 1);
-	/* a few more register calls while requests are in flight */
+	/*
+	 * not in the hash: the same input may reap differently; links go
+	 * between the rounds, while steps may run
+	 */
+	reap(&ring, 1);
+	if (enabled) {
+		if (one_in(2))
+			fz_kind_churn();
+		reap(&ring, 2);
+	}
+	/* a few more kind operations while requests are in flight */
 	if (one_in(4))
-		fz_register();
+		fz_kind_op();
 	t_mark(T_REAP);
 	if (enabled) {
 		struct io_uring_sync_cancel_reg reg = {
@@ -363,19 +417,22 @@ out:
 	if (runs)
 		st.ran++;
 	if (runs && ring_no_bpf)
-		FAIL("iteration %lu: %llu program runs on an SQPOLL, IOPOLL or "
+		FAIL("iteration %lu: %llu step runs on an SQPOLL, IOPOLL or "
 		     "CQE32 ring (flags 0x%x)", cur_iter,
 		     (unsigned long long)runs, p.flags);
 	fz_check_programs(skel);
 	t_mark(T_EXIT);
 }
 
-/* afterwards: a BPF step that queues a NOP still works, exactly */
+/* afterwards: a step that queues a NOP still works, exactly */
 static void health_check(struct fuzz_bpf *skel)
 {
 	struct io_uring_cqe cqes[2];
+	struct io_uring_sqe *sqe;
 	struct io_uring ring;
+	struct iocoro co;
 	unsigned int i;
+	int link;
 
 	memset(skel->bss->fz_plans, 0, sizeof(skel->bss->fz_plans));
 	memset(skel->bss->fz_sqes, 0, sizeof(skel->bss->fz_sqes));
@@ -386,18 +443,22 @@ static void health_check(struct fuzz_bpf *skel)
 		skel->bss->fz_plans[i].ret = 7;
 	}
 	for (i = 0; i < FZ_SLOTS; i++) {
-		struct io_uring_sqe *sqe = (void *)skel->bss->fz_sqes[i];
-
+		sqe = (void *)skel->bss->fz_sqes[i];
 		io_uring_prep_nop(sqe);
 		sqe->user_data = 0x4e4f50;
 	}
 	uring_init(&ring, 8, 0);
-	CHECK_EQ(uring_attach(&ring, &prog_fd, 1), 0);
-	uring_prep_bpf(&ring, 0, 0xb9f);
+	memset(&co, 0, sizeof(co));
+	co.ring.ring_fd = ring.ring_fd;
+	link = CHECK_RET(iocoro_kind_attach(&co, step_prog, 0));
+	sqe = uring_sqe(&ring);
+	iocoro_prep_kind(sqe, 0);
+	sqe->user_data = 0xb9f;
 	uring_submit(&ring, 1);
 	uring_reap(&ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, 0x4e4f50, 0);
 	EXPECT_CQE(cqes, 2, 0xb9f, 7);
+	close(link);
 	io_uring_queue_exit(&ring);
 }
 
@@ -457,7 +518,6 @@ IOCORO_CASE(abi)
 	CHECK(mkdtemp(dir));
 	CHECK_SYS(chdir(dir));
 
-	uring_bpf_register_sec();
 	skel = fuzz_bpf__open();
 	if (!skel)
 		FAIL("fuzz_bpf__open: %s", strerror(errno));
@@ -467,13 +527,16 @@ IOCORO_CASE(abi)
 	err = fuzz_bpf__load(skel);
 	if (err)
 		FAIL("fuzz_bpf__load: %d (%s)", err, strerror(-err));
-	printf("fuzz: programs loaded in %" PRIu64 " ms\n",
+	printf("fuzz: steps loaded in %" PRIu64 " ms\n",
 	       (uring_now_ns() - t0) / 1000000);
 	fflush(stdout);
-	prog_fd = uring_prog_fd(skel->progs.fuzz);
-	prog_s_fd = uring_prog_fd(skel->progs.fuzz_s);
+	step_prog = skel->progs.fuzz;
+	step_s_prog = skel->progs.fuzz_s;
+	prog_fd = CHECK_RET(bpf_program__fd(step_prog));
+	prog_s_fd = CHECK_RET(bpf_program__fd(step_s_prog));
 	prog_other_fd = other_type_prog();
 	map_fd = CHECK_RET(bpf_map__fd(skel->maps.bss));
+	fz_kind_init();
 	dir_fd = CHECK_SYS(open(".", O_DIRECTORY | O_RDONLY | O_CLOEXEC));
 	/* every fd from here on is the iteration's, closed after it */
 	fd_base = dir_fd + 1;
@@ -485,8 +548,8 @@ IOCORO_CASE(abi)
 		iteration(skel);
 		if (progress && !((i + 1) % progress) && i + 1 < iters) {
 			printf("fuzz: progress: %lu iterations, %u distinct "
-			       "inputs, %lu ran a program (%.1f%%), %" PRIu64
-			       " program runs, %" PRIu64 " ms\n", i + 1,
+			       "inputs, %lu ran a step (%.1f%%), %" PRIu64
+			       " step runs, %" PRIu64 " ms\n", i + 1,
 			       nr_distinct, st.ran, 100.0 * st.ran / (i + 1),
 			       (uint64_t)skel->bss->fz_runs,
 			       (uring_now_ns() - t0) / 1000000);
@@ -496,11 +559,13 @@ IOCORO_CASE(abi)
 	ms = (uring_now_ns() - t0) / 1000000;
 	runs = skel->bss->fz_runs;
 
-	printf("fuzz: rings %lu (%lu refused), attaches %lu, register calls "
-	       "%lu, SQEs %lu (%lu IORING_OP_BPF), CQEs %lu (%lu judged)\n",
-	       st.rings, st.ring_errs, st.attach_ok, st.registers, st.sqes,
-	       st.bpf_sqes, st.cqes, st.judged);
-	printf("fuzz: programs: %" PRIu64 " runs, %" PRIu64 " SQEs queued (%"
+	printf("fuzz: rings %lu (%lu refused), kinds attached %lu, kind "
+	       "operations %lu (%lu updates worked, %lu links destroyed), "
+	       "SQEs %lu (%lu IORING_OP_BPF), CQEs %lu (%lu judged)\n",
+	       st.rings, st.ring_errs, st.attach_ok, st.kind_ops,
+	       st.updates_ok, st.destroys, st.sqes, st.bpf_sqes, st.cqes,
+	       st.judged);
+	printf("fuzz: steps: %" PRIu64 " runs, %" PRIu64 " SQEs queued (%"
 	       PRIu64 " refused), %" PRIu64 " continuations queued (%" PRIu64
 	       " refused), %" PRIu64 " CQEs posted (%" PRIu64 " refused), %"
 	       PRIu64 " results posted, %" PRIu64 " copies from user\n",
@@ -519,14 +584,14 @@ IOCORO_CASE(abi)
 	       t_spent[T_REAP] / 1000000, t_spent[T_CANCEL] / 1000000,
 	       t_spent[T_EXIT] / 1000000);
 	if (!st.attach_ok)
-		FAIL("no IORING_ATTACH_BPF succeeded: the fuzzer is broken");
+		FAIL("no kind attached: the fuzzer is broken");
 	if (!runs || !st.ran || !skel->bss->fz_queued)
-		FAIL("the programs never ran or queued nothing: the fuzzer is "
+		FAIL("the steps never ran or queued nothing: the fuzzer is "
 		     "broken");
 
 	health_check(skel);
 	printf("fuzz: seed 0x%" PRIx64 ": %lu iterations, %u distinct inputs, "
-	       "%lu ran a program (%.1f%%), %" PRIu64 " program runs, %u "
+	       "%lu ran a step (%.1f%%), %" PRIu64 " step runs, %u "
 	       "distinct CQE results, %" PRIu64 " ms\n", seed, iters,
 	       nr_distinct, st.ran, 100.0 * st.ran / iters, runs, nr_results,
 	       ms);

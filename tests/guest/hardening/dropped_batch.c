@@ -53,27 +53,29 @@ IOCORO_CASE(dropped_batch)
 {
 	struct hardening_bpf *skel = skel_load();
 	struct io_uring_cqe cqes[DB_NOPS + 1];
-	struct io_uring ring;
+	struct io_uring *ring;
 	unsigned int i, nr_ok = 0;
-	int mif, ret;
+	struct iocoro co;
+	int mif, ret, link;
 
 	failslab_setup();
 	mif = CHECK_SYS(open("/proc/self/make-it-fail", O_WRONLY | O_CLOEXEC));
 
-	/* the program runs only inside io_uring_enter(GETEVENTS) */
-	uring_init(&ring, 32, IORING_SETUP_SINGLE_ISSUER |
-				      IORING_SETUP_DEFER_TASKRUN);
-	CHECK(ring.cq.ring_entries >= DB_NOPS + 1);
-	attach1(&ring, skel->progs.qbatch);
+	/* the step runs only inside io_uring_enter(GETEVENTS) */
+	ring_init(&co, 32, IORING_SETUP_SINGLE_ISSUER |
+				   IORING_SETUP_DEFER_TASKRUN);
+	ring = &co.ring;
+	CHECK(ring->cq.ring_entries >= DB_NOPS + 1);
+	link = attach_kind(&co, skel->progs.qbatch, K_MAIN);
 	for (i = 0; i < DB_NOPS; i++)
 		qb_nop(skel, 0, i, 0, UD_NOP + i);
-	prep_qbatch(&ring, 0);
+	prep_qbatch(ring, 0);
 	/* no GETEVENTS (and no IORING_SETUP_TASKRUN_FLAG): it is not run */
-	uring_submit(&ring, 1);
+	uring_submit(ring, 1);
 	CHECK_EQ(skel->bss->qb_runs, 0);
 
 	CHECK_EQ(CHECK_SYS(pwrite(mif, "1", 1, 0)), 1);
-	ret = enter(&ring, 0, 1, IORING_ENTER_GETEVENTS);
+	ret = enter(ring, 0, 1, IORING_ENTER_GETEVENTS);
 	CHECK_EQ(CHECK_SYS(pwrite(mif, "0", 1, 0)), 1);
 	failslab_off();
 	close(mif);
@@ -82,7 +84,7 @@ IOCORO_CASE(dropped_batch)
 	qb_check_queued(skel, 0);
 
 	/* one CQE each: the first ones ran, the rest -ENOMEM */
-	uring_reap(&ring, cqes, DB_NOPS + 1);
+	uring_reap(ring, cqes, DB_NOPS + 1);
 	EXPECT_CQE(cqes, DB_NOPS + 1, UD_BPF | 0, -ENOMEM);
 	while (nr_ok < DB_NOPS &&
 	       uring_find_cqe(cqes, DB_NOPS + 1, UD_NOP + nr_ok)->res == 0)
@@ -96,13 +98,14 @@ IOCORO_CASE(dropped_batch)
 	CHECK(nr_ok < DB_NOPS);
 
 	/* the ring still works */
-	prep_qbatch(&ring, 0);
+	prep_qbatch(ring, 0);
 	skel->bss->qb_n[0] = 1;
-	uring_submit(&ring, 1);
-	uring_reap(&ring, cqes, 2);
+	uring_submit(ring, 1);
+	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_BPF | 0, 0);
 	EXPECT_CQE(cqes, 2, UD_NOP + 0, 0);
 
-	io_uring_queue_exit(&ring);
+	io_uring_queue_exit(&co.ring);
+	close(link);
 	hardening_bpf__destroy(skel);
 }

@@ -5,7 +5,7 @@
 
 #define EMIT_LOOPS (1U << 16)
 
-/* one run of emit_flood with @nr calls: IORING_BPF_MAX_CQES CQEs posted */
+/* one step of emit_flood with @nr calls: IORING_BPF_MAX_CQES CQEs posted */
 static void emit_run(struct io_uring *ring, struct hardening_bpf *skel,
 		     unsigned int nr)
 {
@@ -20,9 +20,9 @@ static void emit_run(struct io_uring *ring, struct hardening_bpf *skel,
 	skel->bss->ef_nr = nr;
 	skel->bss->ef_base = UD_EMIT;
 	skel->bss->ef_runs = 0;
-	uring_prep_bpf(ring, 0, UD_BPF);
+	prep_start(ring, K_MAIN, UD_BPF);
 	t0 = uring_now_ns();
-	/* the program runs at the latest while the reap waits */
+	/* the step runs at the latest while the reap waits */
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, want + 1);
 	run_ms = ms_since(t0);
@@ -53,15 +53,17 @@ IOCORO_CASE(emit_cap)
 		.cq_entries = 8,
 	};
 	struct hardening_bpf *skel = skel_load();
-	struct io_uring ring;
+	struct iocoro co;
+	int link;
 
 	/* the 8-entry CQ: most CQEs go to the overflow list */
-	uring_init_params(&ring, 8, &p);
-	CHECK_EQ(ring.cq.ring_entries, 8);
-	attach1(&ring, skel->progs.emit_flood);
-	emit_run(&ring, skel, EMIT_LOOPS);
-	/* the cap is per run: the next one posts as many again */
-	emit_run(&ring, skel, IORING_BPF_MAX_CQES + 1);
-	io_uring_queue_exit(&ring);
+	ring_init_params(&co, 8, &p);
+	CHECK_EQ(co.ring.cq.ring_entries, 8);
+	link = attach_kind(&co, skel->progs.emit_flood, K_MAIN);
+	emit_run(&co.ring, skel, EMIT_LOOPS);
+	/* the cap is per step: the next one posts as many again */
+	emit_run(&co.ring, skel, IORING_BPF_MAX_CQES + 1);
+	io_uring_queue_exit(&co.ring);
+	close(link);
 	hardening_bpf__destroy(skel);
 }

@@ -1,33 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * BPF_PROG_TYPE_IOURING programs for the hardening guest tests (issue 8):
- * hostile or careless programs that the series must contain. hardening_test.c
- * drives them through the globals below (set by user space through the
- * skeleton's mmap of .bss, which a forked child shares with its parent) and
- * reads back what they saw and did.
- *
- * Program names are kept under 16 characters (BPF_OBJ_NAME_LEN - 1).
+ * The steps of the hardening guest tests (hardening.h): struct io_coro_ops
+ * programs, hostile or careless, that the series must contain. The tests
+ * attach them to rings as kinds (iocoro_kind_attach()), drive them through
+ * the globals below (set by user space through the skeleton's mmap of
+ * .bss, which a forked child shares with its parent) and read back what
+ * they saw and did.
  */
-#include <linux/bpf.h>
-#include <linux/errno.h>
-#include <linux/io_uring.h>
-#include <bpf/bpf_helpers.h>
-
-/* the series' helpers, by their ids in the patched uapi */
-static long (*bpf_io_uring_queue_sqe)(void *ctx, const void *sqe, __u32 len) =
-	(void *)BPF_FUNC_io_uring_queue_sqe;
-static long (*bpf_io_uring_emit_cqe)(void *ctx, __u64 user_data, __s32 res,
-				     __u32 flags) =
-	(void *)BPF_FUNC_io_uring_emit_cqe;
+#include <iocoro/coro_ops.h>
+#include <iocoro/bpf_prep.h>
 
 #include "hardening_progs.h"
 
+char LICENSE[] SEC("license") = "GPL";
+
 /* --------------------------------------------------------------- qbatch */
 /*
- * Queues batch b = (user_data & (QB_NB - 1)) of the IORING_OP_BPF request:
+ * Queues batch b = (user_data & (QB_NB - 1)) of its coroutine's start:
  * the qb_n[b] (<= QB_MAX) SQEs user space wrote to qb_sqes[b], in order,
- * recording each helper result in qb_rc[b]; returns qb_ret[b]. User space
- * builds the SQEs with liburing, so this one program can queue anything.
+ * recording each kfunc result in qb_rc[b]; returns qb_ret[b]. User space
+ * builds the SQEs with liburing, so this one step can queue anything.
  */
 __u8 qb_sqes[QB_NB][QB_MAX][SQE_SIZE];
 __u32 qb_n[QB_NB];
@@ -35,33 +27,27 @@ __s32 qb_ret[QB_NB];
 long qb_rc[QB_NB][QB_MAX];
 __u32 qb_runs;
 
-SEC("iouring")
-int qbatch(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(qbatch)
 {
-	__u32 b = ctx->user_data & (QB_NB - 1);
+	__u32 b = step->user_data & (QB_NB - 1);
 	__u32 i;
 
 	__sync_fetch_and_add(&qb_runs, 1);
 	for (i = 0; i < QB_MAX; i++) {
 		if (i >= qb_n[b])
 			break;
-		qb_rc[b][i] = bpf_io_uring_queue_sqe(ctx, qb_sqes[b][i],
-						     SQE_SIZE);
+		qb_rc[b][i] = bpf_io_coro_queue_sqe(step, qb_sqes[b][i],
+						    SQE_SIZE);
 	}
 	return qb_ret[b];
 }
 
 /* --------------------------------------------------------------- whoami */
-/*
- * Records bpf_get_current_uid_gid() and queues batch 0 like qbatch.
- * Loaded only by the personality case (the helper is new in v3: on a
- * kernel without it, only that case fails to load).
- */
+/* records bpf_get_current_uid_gid() and queues batch 0 like qbatch */
 __u64 wh_uidgid;
 __u32 wh_runs;
 
-SEC("iouring")
-int whoami(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(whoami)
 {
 	__u32 i;
 
@@ -70,38 +56,36 @@ int whoami(struct io_uring_step_ctx *ctx)
 	for (i = 0; i < QB_MAX; i++) {
 		if (i >= qb_n[0])
 			break;
-		qb_rc[0][i] = bpf_io_uring_queue_sqe(ctx, qb_sqes[0][i],
-						     SQE_SIZE);
+		qb_rc[0][i] = bpf_io_coro_queue_sqe(step, qb_sqes[0][i],
+						    SQE_SIZE);
 	}
 	return qb_ret[0];
 }
 
 /* ---------------------------------------------------------- tag_a/tag_b */
-/* return ta_ret / tb_ret and count their runs: which table ran? */
+/* return ta_ret / tb_ret and count their runs: which program ran? */
 __s32 ta_ret;
 __u32 ta_runs;
 __s32 tb_ret;
 __u32 tb_runs;
 
-SEC("iouring")
-int tag_a(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(tag_a)
 {
-	(void)ctx;
+	(void)step;
 	__sync_fetch_and_add(&ta_runs, 1);
 	return ta_ret;
 }
 
-SEC("iouring")
-int tag_b(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(tag_b)
 {
-	(void)ctx;
+	(void)step;
 	__sync_fetch_and_add(&tb_runs, 1);
 	return tb_ret;
 }
 
 /* ----------------------------------------------------------- emit_flood */
 /*
- * One run calls bpf_io_uring_emit_cqe() ef_nr times through bpf_loop
+ * One run calls bpf_io_coro_emit_cqe() ef_nr times through bpf_loop
  * (CQE ef_base + i, res i) and counts the results: ef_ok, ef_ebusy,
  * ef_other (ef_other_rc the last such). Returns ef_ok.
  */
@@ -114,13 +98,13 @@ long ef_other_rc;
 __u32 ef_runs;
 
 struct ef_loop_ctx {
-	struct io_uring_step_ctx *ctx;
+	struct io_coro_step *step;
 };
 
 static long ef_one(__u64 i, void *data)
 {
 	struct ef_loop_ctx *lc = data;
-	long rc = bpf_io_uring_emit_cqe(lc->ctx, ef_base + i, (__s32)i, 0);
+	long rc = bpf_io_coro_emit_cqe(lc->step, ef_base + i, (__s32)i, 0);
 
 	if (!rc) {
 		ef_ok++;
@@ -133,10 +117,9 @@ static long ef_one(__u64 i, void *data)
 	return 0;
 }
 
-SEC("iouring")
-int emit_flood(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(emit_flood)
 {
-	struct ef_loop_ctx lc = { .ctx = ctx };
+	struct ef_loop_ctx lc = { .step = step };
 
 	ef_runs++;
 	ef_ok = ef_ebusy = ef_other = 0;
@@ -146,14 +129,13 @@ int emit_flood(struct io_uring_step_ctx *ctx)
 
 /* ----------------------------------------------------------------- tick */
 /*
- * An endless waiting coroutine: every run queues
- *   TIMEOUT (tk_ts_addr, ETIME_SUCCESS, HARDLINK | CQE_SKIP_SUCCESS)
- *   -> IORING_OP_BPF of itself (CQE_SKIP_SUCCESS)
- * whatever it saw; with tk_nop a NOP instead of the TIMEOUT: a coroutine
- * that never waits. Counts runs and the completions it saw.
+ * An endless waiting coroutine: every step queues a TIMEOUT (tk_ts_addr,
+ * ETIME_SUCCESS, CQE_SKIP_SUCCESS) that continues at kind tk_kind, its
+ * own, whatever it saw; with tk_nop a NOP instead of the TIMEOUT: a
+ * coroutine that never waits. Counts steps and the completions it saw.
  */
 __u64 tk_ts_addr;
-__u32 tk_idx;
+__u32 tk_kind;
 __u64 tk_timeout_ud;
 __u32 tk_nop;
 __u64 tk_runs;
@@ -166,46 +148,34 @@ __s32 tk_other_res;
 __u32 tk_queue_err;
 long tk_queue_rc;
 
-SEC("iouring")
-int tick(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(tick)
 {
 	struct io_uring_sqe sqe;
 	long rc;
 
 	__sync_fetch_and_add(&tk_runs, 1);
-	if (!ctx->has_prev) {
+	if (!step->has_res) {
 		__sync_fetch_and_add(&tk_first, 1);
-	} else if (ctx->prev_res == -ETIME) {
+	} else if (step->res == -ETIME) {
 		__sync_fetch_and_add(&tk_etime, 1);
-	} else if (ctx->prev_res == -ECANCELED) {
+	} else if (step->res == -ECANCELED) {
 		__sync_fetch_and_add(&tk_ecanceled, 1);
-	} else if (ctx->prev_res == 0 && tk_nop) {
+	} else if (step->res == 0 && tk_nop) {
 		__sync_fetch_and_add(&tk_zero, 1);
 	} else {
 		__sync_fetch_and_add(&tk_other, 1);
-		tk_other_res = ctx->prev_res;
+		tk_other_res = step->res;
 	}
 
-	__builtin_memset(&sqe, 0, sizeof(sqe));
-	sqe.flags = IOSQE_IO_HARDLINK | IOSQE_CQE_SKIP_SUCCESS;
-	sqe.user_data = tk_timeout_ud;
 	if (tk_nop) {
-		sqe.opcode = IORING_OP_NOP;
+		io_uring_prep_nop(&sqe);
 	} else {
-		sqe.opcode = IORING_OP_TIMEOUT;
-		sqe.addr = tk_ts_addr;
-		sqe.len = 1;
-		sqe.timeout_flags = IORING_TIMEOUT_ETIME_SUCCESS;
+		io_uring_prep_timeout(&sqe, (void *)tk_ts_addr, 0,
+				      IORING_TIMEOUT_ETIME_SUCCESS);
 	}
-	rc = bpf_io_uring_queue_sqe(ctx, &sqe, SQE_SIZE);
-	if (!rc) {
-		__builtin_memset(&sqe, 0, sizeof(sqe));
-		sqe.opcode = IORING_OP_BPF;
-		sqe.flags = IOSQE_CQE_SKIP_SUCCESS;
-		sqe.off = tk_idx;
-		sqe.user_data = ctx->user_data;
-		rc = bpf_io_uring_queue_sqe(ctx, &sqe, SQE_SIZE);
-	}
+	sqe.flags = IOSQE_CQE_SKIP_SUCCESS;
+	sqe.user_data = tk_timeout_ud;
+	rc = bpf_io_coro_queue_sqe_cont(step, &sqe, SQE_SIZE, tk_kind);
 	if (rc) {
 		__sync_fetch_and_add(&tk_queue_err, 1);
 		tk_queue_rc = rc;
@@ -217,37 +187,35 @@ int tick(struct io_uring_step_ctx *ctx)
 /*
  * One step of a coroutine that wants to go on forever: queues
  *   NOP (user_data BQ_NOP_UD | (own user_data & 0xffff), HARDLINK)
- *   -> bq_fan IORING_OP_BPF SQEs of itself, the k-th with user_data
- *      (own user_data + 1) | (k << 8) (low byte: the depth)
- * and records each queue_sqe result of the BPF SQEs in bq_rc[depth][k].
+ *   -> bq_fan IORING_OP_BPF starts of kind bq_kind (its own), the k-th
+ *      with user_data (own user_data + 1) | (k << 8) (low byte: the depth)
+ * and records each kfunc result of the starts in bq_rc[depth][k].
  * When one of them is refused with -ELOOP it queues no more and finishes
  * cleanly: returns BQ_DONE. Any other refusal is returned as the result.
  */
 #define BQ_DEPTH 8
 #define BQ_FAN 4
 
-__u32 bq_idx;
+__u32 bq_kind;
 __u32 bq_fan;
 __u32 bq_runs;
 __u32 bq_eloop;
 long bq_nop_rc;
 long bq_rc[BQ_DEPTH][BQ_FAN];
 
-SEC("iouring")
-int budget_step(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(budget_step)
 {
-	__u32 depth = ctx->user_data & (BQ_DEPTH - 1);
+	__u32 depth = step->user_data & (BQ_DEPTH - 1);
 	struct io_uring_sqe sqe;
 	int ret = 0;
 	__u32 k;
 	long rc;
 
 	__sync_fetch_and_add(&bq_runs, 1);
-	__builtin_memset(&sqe, 0, sizeof(sqe));
-	sqe.opcode = IORING_OP_NOP;
+	io_uring_prep_nop(&sqe);
 	sqe.flags = IOSQE_IO_HARDLINK;
-	sqe.user_data = BQ_NOP_UD | (ctx->user_data & 0xffff);
-	rc = bpf_io_uring_queue_sqe(ctx, &sqe, SQE_SIZE);
+	sqe.user_data = BQ_NOP_UD | (step->user_data & 0xffff);
+	rc = bpf_io_coro_queue_sqe(step, &sqe, SQE_SIZE);
 	if (rc) {
 		bq_nop_rc = rc;
 		return (int)rc;
@@ -255,11 +223,9 @@ int budget_step(struct io_uring_step_ctx *ctx)
 	for (k = 0; k < BQ_FAN; k++) {
 		if (k >= bq_fan)
 			break;
-		__builtin_memset(&sqe, 0, sizeof(sqe));
-		sqe.opcode = IORING_OP_BPF;
-		sqe.off = bq_idx;
-		sqe.user_data = (ctx->user_data + 1) | ((__u64)k << 8);
-		rc = bpf_io_uring_queue_sqe(ctx, &sqe, SQE_SIZE);
+		iocoro_prep_kind(&sqe, bq_kind);
+		sqe.user_data = (step->user_data + 1) | ((__u64)k << 8);
+		rc = bpf_io_coro_queue_sqe(step, &sqe, SQE_SIZE);
 		bq_rc[depth][k] = rc;
 		if (rc == -ELOOP) {
 			__sync_fetch_and_add(&bq_eloop, 1);
@@ -272,4 +238,17 @@ int budget_step(struct io_uring_step_ctx *ctx)
 	return ret;
 }
 
-char LICENSE[] SEC("license") = "GPL";
+SEC(".struct_ops")
+struct io_coro_ops qbatch_ops = { .step = (void *)qbatch };
+SEC(".struct_ops")
+struct io_coro_ops whoami_ops = { .step = (void *)whoami };
+SEC(".struct_ops")
+struct io_coro_ops tag_a_ops = { .step = (void *)tag_a };
+SEC(".struct_ops")
+struct io_coro_ops tag_b_ops = { .step = (void *)tag_b };
+SEC(".struct_ops")
+struct io_coro_ops emit_flood_ops = { .step = (void *)emit_flood };
+SEC(".struct_ops")
+struct io_coro_ops tick_ops = { .step = (void *)tick };
+SEC(".struct_ops")
+struct io_coro_ops budget_step_ops = { .step = (void *)budget_step };

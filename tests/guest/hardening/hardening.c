@@ -3,35 +3,57 @@
 #include "hardening.h"
 
 
-struct hardening_bpf *skel_load_opt(bool whoami)
+struct hardening_bpf *skel_load(void)
 {
 	struct hardening_bpf *skel;
 	int err;
 
-	uring_bpf_register_sec();
 	skel = hardening_bpf__open();
 	if (!skel)
 		FAIL("hardening_bpf__open: %s", strerror(errno));
-	/* whoami needs bpf_get_current_uid_gid(): only personality loads it */
-	CHECK_EQ(bpf_program__set_autoload(skel->progs.whoami, whoami), 0);
 	err = hardening_bpf__load(skel);
 	if (err)
 		FAIL("hardening_bpf__load: %d (%s)", err, strerror(-err));
-	CHECK_EQ(bpf_program__type(skel->progs.qbatch), BPF_PROG_TYPE_IOURING);
+	CHECK_EQ(bpf_program__type(skel->progs.qbatch),
+		 BPF_PROG_TYPE_STRUCT_OPS);
 	return skel;
 }
 
-struct hardening_bpf *skel_load(void)
+/*
+ * @co a ring of exactly @flags, @entries deep: the rings of the issues,
+ * without the COOP_TASKRUN that iocoro_queue_init() adds. Kinds attach to
+ * it by its fd (iocoro_kind_attach()); io_uring_queue_exit(&co->ring)
+ * closes it.
+ */
+void ring_init(struct iocoro *co, unsigned int entries, unsigned int flags)
 {
-	return skel_load_opt(false);
+	memset(co, 0, sizeof(*co));
+	uring_init(&co->ring, entries, flags);
 }
 
-/* a table of the one program @prog at index 0 */
-void attach1(struct io_uring *ring, const struct bpf_program *prog)
+void ring_init_params(struct iocoro *co, unsigned int entries,
+		      struct io_uring_params *p)
 {
-	int fd = uring_prog_fd(prog);
+	memset(co, 0, sizeof(*co));
+	uring_init_params(&co->ring, entries, p);
+}
 
-	CHECK_EQ(uring_attach(ring, &fd, 1), 0);
+/* attach the loaded step @prog as @kind of @co's ring: the link fd */
+int attach_kind(struct iocoro *co, const struct bpf_program *prog,
+		unsigned int kind)
+{
+	return CHECK_RET(iocoro_kind_attach(co, prog, kind));
+}
+
+/* an IORING_OP_BPF start of @kind, user_data @ud, default budget */
+struct io_uring_sqe *prep_start(struct io_uring *ring, unsigned int kind,
+				__u64 ud)
+{
+	struct io_uring_sqe *sqe = uring_sqe(ring);
+
+	iocoro_prep_kind(sqe, kind);
+	sqe->user_data = ud;
+	return sqe;
 }
 
 /* entry @i of qbatch's batch @b is @sqe; the batch has i + 1 entries */
@@ -80,31 +102,10 @@ void qb_check_queued(struct hardening_bpf *skel, unsigned int b)
 			     i, skel->bss->qb_rc[b][i]);
 }
 
-/* an IORING_OP_BPF request of qbatch (index 0) for batch @b */
+/* a start of qbatch (K_MAIN) for batch @b */
 struct io_uring_sqe *prep_qbatch(struct io_uring *ring, unsigned int b)
 {
-	return uring_prep_bpf(ring, 0, UD_BPF | b);
-}
-
-/* the fdinfo of @ring has the line @line (with its '\n') exactly once */
-void check_fdinfo_line(struct io_uring *ring, const char *line)
-{
-	char *info = uring_fdinfo(ring);
-	char *hit = strstr(info, line);
-
-	if (!hit || strstr(hit + 1, line) || (hit != info && hit[-1] != '\n')) {
-		fprintf(stderr, "fdinfo of the ring:\n%s\n", info);
-		FAIL("fdinfo has not exactly once the line '%.*s'",
-		     (int)strlen(line) - 1, line);
-	}
-}
-
-void check_fdinfo_budget(struct io_uring *ring, unsigned int budget)
-{
-	char line[64];
-
-	snprintf(line, sizeof(line), "BpfBudget:\t%u\n", budget);
-	check_fdinfo_line(ring, line);
+	return prep_start(ring, K_MAIN, UD_BPF | b);
 }
 
 double ms_since(uint64_t t0)

@@ -1,57 +1,60 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Guest tests of the series' hardening (issue 8): each case proves one fix
- * and fails on the series before it (v2).
+ * Guest tests of the series' hardening (issue 8): each case proves one fix,
+ * through coroutine kinds (struct io_coro_ops steps attached by bpf_link).
  *
  *   sqe_lifetime     1: a linked IORING_OP_URING_CMD (GETSOCKOPT SO_TYPE)
- *                    queued by a program reads its own SQE, not the one the
- *                    next run wrote to the table's SQE buffer (v2: it read
- *                    the other run's SQE) nor freed memory after a detach
- *                    (v2: use-after-free, KASAN)
- *   personality      2: an OPENAT queued by a program run with
- *                    sqe->personality P gets P's -EACCES, as the same OPENAT
- *                    from user space with P does; the program sees P's
- *                    uid/gid (v2: the task's own credentials, the open works)
+ *                    queued by a step reads its own SQE, not the one the
+ *                    next step wrote to the ring's SQE buffer, nor freed
+ *                    memory after its kind's link was destroyed (KASAN)
+ *   personality      2: an OPENAT queued by a step of a coroutine started
+ *                    with sqe->personality P gets P's -EACCES, as the same
+ *                    OPENAT from user space with P does; the step sees P's
+ *                    uid/gid (bpf_get_current_uid_gid())
  *   personality_queued  a queued SQE that names a personality, a stronger
- *                    one or its request's own, is refused (-EINVAL; v5
- *                    ran it with the one it named)
- *   owner            3: a task that inherited the ring fd but is neither the
- *                    attacher's euid nor CAP_BPF gets -EPERM for the budget,
- *                    detach and IORING_OP_BPF (program not run); the same
- *                    euid without capabilities may (v2: anyone could)
- *   reattach         4: a step prepared against a detached table completes
- *                    with -EBADF, also when another table is attached now
- *                    (v2: the new table's program at that index ran)
- *   retval_pointer   5: a program returning a pointer in R0 does not load
+ *                    one or its request's own, is refused (-EINVAL)
+ *   owner            3: a task that inherited the ring fd but is neither
+ *                    the kind's attacher (its euid) nor CAP_BPF gets -EPERM
+ *                    for a start (with or without a budget; the step does
+ *                    not run), cannot reach the kind's link or map by id,
+ *                    attach, take or replace a kind (-EPERM); the same
+ *                    euid without capabilities may start, and still not
+ *                    attach or replace
+ *   reattach         4: a start waiting in a link whose kind's link is
+ *                    destroyed completes with -EBADF, its step not run;
+ *                    BPF_LINK_UPDATE, or a new link of the kind, while it
+ *                    waits runs the kind's program then attached
+ *   retval_pointer   5: a step returning a pointer in R0 does not load
  *                    (-EINVAL, "At program exit the register R0 is not a
- *                    known value"); 32-bit scalars still do (v2: loaded)
- *   (6, drain, is review/drain.c since series v5: rings with programs
- *   refuse IOSQE_IO_DRAIN)
- *   emit_cap         7: one run looping over bpf_io_uring_emit_cqe() 1<<16
+ *                    known value"); 32-bit and 64-bit scalars and a kfunc's
+ *                    result still do, and complete the start
+ *   emit_cap         7: one step looping over bpf_io_coro_emit_cqe() 1<<16
  *                    times posts IORING_BPF_MAX_CQES CQEs, the rest are
- *                    -EBUSY (v2: it posted all 65536)
- *   starvation       8: 120 endless chains of 10 ms TIMEOUT -> BPF: a 100 ms
- *                    io_uring_wait_cqe_timeout() returns -ETIME in < 200 ms
- *                    (v2: seconds, task_work never ended); so do the
- *                    submit and waits of a task with 4 chains that never
- *                    wait (NOP -> BPF; v2: never)
- *   starvation_defer 8: the same on an IORING_SETUP_DEFER_TASKRUN ring (v2:
- *                    the local-work loop of the busy chains never ended)
- *   stop             8: with 500 such chains, or 4 that never wait, SIGSTOP
- *                    stops the task within 1 s, it runs no step while
- *                    stopped, SIGCONT continues and SIGKILL ends it; normal
- *                    and DEFER_TASKRUN rings (v2: not stopped after 10 s)
+ *                    -EBUSY
+ *   starvation       8: 120 endless coroutines of 10 ms TIMEOUTs, each
+ *                    continuing at its own kind: a 100 ms
+ *                    io_uring_wait_cqe_timeout() returns -ETIME in < 200 ms;
+ *                    so do the submit and waits of a task with 4 coroutines
+ *                    that never wait (NOP continuations)
+ *   starvation_defer 8: the same on an IORING_SETUP_DEFER_TASKRUN ring
+ *   stop             8: with 500 such coroutines, or 4 that never wait,
+ *                    SIGSTOP stops the task within 1 s, it runs no step
+ *                    while stopped, SIGCONT continues and SIGKILL ends it;
+ *                    normal and DEFER_TASKRUN rings
  *   dropped_batch    9: when requests cannot be allocated (failslab) midway
- *                    through a run's batch of 24 NOPs, every NOP gets
+ *                    through a step's batch of 24 NOPs, every NOP gets
  *                    exactly one CQE, -ENOMEM from the first failed one on
- *                    (v2: those after the failure got no CQE)
- *   budget_queue    10: queue_sqe() refuses (-ELOOP) an IORING_OP_BPF SQE
- *                    the budget cannot pay for, so the program finishes
- *                    cleanly with its own result (v2: the step was queued
- *                    and then failed with -ELOOP after the work was done)
- *   register_gap    issue 14: io_uring_register opcodes 31..127 (later
- *                    kernels' SEND_MSG_RING ...) are -EINVAL whatever the
- *                    fd; the BPF opcodes are 128..130 (v2: 31..33, -EBADF)
+ *   budget_queue    10: bpf_io_coro_queue_sqe() refuses (-ELOOP) an
+ *                    IORING_OP_BPF start the coroutine's budget (its
+ *                    start's sqe->len) cannot pay for, so the step finishes
+ *                    cleanly with its own result
+ *   budget_start    10: only a start from user space names a budget: above
+ *                    IORING_BPF_MAX_BUDGET it fails (-EINVAL); a start a
+ *                    step queues that names one fails (-EINVAL), without
+ *                    it runs on its coroutine's budget, -ELOOP when none
+ *                    is left
+ *
+ * (6, drain, is review/drain.c: rings with kinds refuse IOSQE_IO_DRAIN.)
  *
  * Usage: hardening_test <case> | --list   (tests/lib/case.h)
  *
@@ -60,13 +63,14 @@
  * skips. Cases that measure print their numbers on stdout. The only timed
  * bounds are item 8's (wait < 2x its timeout, stop within 1 s); the other
  * time limits only keep a broken kernel from hanging the test. The
- * programs are in hardening.bpf.c.
+ * steps are in hardening.bpf.c, retval_pointer's are raw instructions.
  */
 #ifndef IOCORO_TESTS_HARDENING_H
 #define IOCORO_TESTS_HARDENING_H
 
 #define _GNU_SOURCE
-#include <linux/io_uring.h> /* before liburing.h: the patched uapi wins */
+/* iocoro.h first: liburing's own io_uring.h would hide the patched uapi */
+#include <iocoro.h>
 #include <liburing.h>
 
 #include <linux/bpf.h>
@@ -91,13 +95,6 @@
 #include "check.h"
 #include "uring_bpf.h"
 #include "hardening.skel.h"
-
-/* the ABI of series v5 (issue 21), as the patched uapi headers define it */
-_Static_assert(IORING_ATTACH_BPF == 128, "IORING_ATTACH_BPF is 128");
-_Static_assert(IORING_DETACH_BPF == 129, "IORING_DETACH_BPF is 129");
-_Static_assert(IORING_REGISTER_BPF_BUDGET == 130,
-	       "IORING_REGISTER_BPF_BUDGET is 130");
-_Static_assert(IORING_OP_BPF == 128, "IORING_OP_BPF is 128");
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -128,23 +125,25 @@ struct caps {
 
 /* ---- helpers (hardening.c) */
 
-struct hardening_bpf *skel_load_opt(bool whoami);
 struct hardening_bpf *skel_load(void);
-void attach1(struct io_uring *ring, const struct bpf_program *prog);
+void ring_init(struct iocoro *co, unsigned int entries, unsigned int flags);
+void ring_init_params(struct iocoro *co, unsigned int entries,
+		      struct io_uring_params *p);
+int attach_kind(struct iocoro *co, const struct bpf_program *prog,
+		unsigned int kind);
+struct io_uring_sqe *prep_start(struct io_uring *ring, unsigned int kind,
+				__u64 ud);
 void qb_put(struct hardening_bpf *skel, unsigned int b, unsigned int i,
-		   const struct io_uring_sqe *sqe);
+	    const struct io_uring_sqe *sqe);
 void qb_nop(struct hardening_bpf *skel, unsigned int b, unsigned int i,
-		   __u8 flags, __u64 ud);
-void qb_read(struct hardening_bpf *skel, unsigned int b,
-		    unsigned int i, int fd, void *buf, unsigned int len,
-		    __u8 flags, __u64 ud);
+	    __u8 flags, __u64 ud);
+void qb_read(struct hardening_bpf *skel, unsigned int b, unsigned int i,
+	     int fd, void *buf, unsigned int len, __u8 flags, __u64 ud);
 void qb_check_queued(struct hardening_bpf *skel, unsigned int b);
 struct io_uring_sqe *prep_qbatch(struct io_uring *ring, unsigned int b);
-void check_fdinfo_line(struct io_uring *ring, const char *line);
-void check_fdinfo_budget(struct io_uring *ring, unsigned int budget);
 double ms_since(uint64_t t0);
 int enter(struct io_uring *ring, unsigned int to_submit,
-		 unsigned int min_complete, unsigned int flags);
+	  unsigned int min_complete, unsigned int flags);
 void caps_get(struct caps *c);
 void caps_set(const struct caps *c);
 bool caps_effective_empty(void);

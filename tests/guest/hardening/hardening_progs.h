@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Constants of hardening.bpf.c that hardening_test.c uses too */
+/* Constants of hardening.bpf.c that the tests use too */
 #ifndef IOCORO_TESTS_HARDENING_PROGS_H
 #define IOCORO_TESTS_HARDENING_PROGS_H
 
@@ -10,5 +10,13 @@
 /* budget_step: its result once -ELOOP ends it; the user_data of its NOPs */
 #define BQ_DONE 1234
 #define BQ_NOP_UD 0x0e0e000000000000ULL
+
+/*
+ * The kinds the cases attach the steps as: every case attaches the one
+ * it drives as K_MAIN; the personality case attaches whoami beside
+ * qbatch, reattach and owner tag_b beside tag_a.
+ */
+#define K_MAIN 0
+#define K_OTHER 1
 
 #endif

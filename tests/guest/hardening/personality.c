@@ -5,9 +5,8 @@
 
 /*
  * Register a personality P of the credentials: real uid and gid NOBODY,
- * effective uid 0 (the attacher's, so that item 3 lets P run the table),
- * no effective capabilities. P cannot open a root-only file owned by
- * someone else; this task can.
+ * effective uid 0 (the attacher's), no effective capabilities. P cannot
+ * open a root-only file owned by someone else; this task can.
  */
 static int register_weak_personality(struct io_uring *ring)
 {
@@ -44,12 +43,16 @@ static void make_private_file(char *path)
 	close(fd);
 }
 
-/* @ring with qbatch attached and the weak personality P: P's id */
-static int ring_with_weak(struct io_uring *ring, struct hardening_bpf *skel)
+/*
+ * @co with qbatch attached as K_MAIN (its link in *@link) and the weak
+ * personality P: P's id
+ */
+static int ring_with_weak(struct iocoro *co, struct hardening_bpf *skel,
+			  int *link)
 {
-	uring_init(ring, 8, 0);
-	attach1(ring, skel->progs.qbatch);
-	return register_weak_personality(ring);
+	ring_init(co, 8, 0);
+	*link = attach_kind(co, skel->progs.qbatch, K_MAIN);
+	return register_weak_personality(&co->ring);
 }
 
 static void prep_open(struct io_uring_sqe *sqe, const char *path, __u64 ud)
@@ -75,82 +78,81 @@ static void expect_open_ok(const struct io_uring_cqe *cqes, unsigned int n,
 IOCORO_CASE(personality)
 {
 	char path[] = "/tmp/iocoro-hard-XXXXXX";
-	struct hardening_bpf *skel = skel_load(), *wskel;
+	struct hardening_bpf *skel = skel_load();
 	struct io_uring_cqe cqes[2];
 	struct io_uring_sqe sqe, *s;
-	struct io_uring ring;
-	int pers;
+	struct io_uring *ring;
+	struct iocoro co;
+	int pers, link, wlink;
 
 	make_private_file(path);
-	pers = ring_with_weak(&ring, skel);
+	pers = ring_with_weak(&co, skel, &link);
+	ring = &co.ring;
 
 	/* from user space: with P -EACCES, without it the open works */
-	s = uring_sqe(&ring);
+	s = uring_sqe(ring);
 	prep_open(s, path, UD_OPEN);
 	s->personality = pers;
-	s = uring_sqe(&ring);
+	s = uring_sqe(ring);
 	prep_open(s, path, UD_OPEN2);
-	uring_submit(&ring, 2);
-	uring_reap(&ring, cqes, 2);
+	uring_submit(ring, 2);
+	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_OPEN, -EACCES);
 	expect_open_ok(cqes, 2, UD_OPEN2);
 
-	/* the same OPENAT queued by a program run with P */
+	/* the same OPENAT queued by a step of a coroutine started with P */
 	memset(&sqe, 0, sizeof(sqe));
 	prep_open(&sqe, path, UD_OPEN);
 	qb_put(skel, 0, 0, &sqe);
-	prep_qbatch(&ring, 0)->personality = pers;
-	uring_submit(&ring, 1);
-	uring_reap(&ring, cqes, 2);
+	prep_qbatch(ring, 0)->personality = pers;
+	uring_submit(ring, 1);
+	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_BPF | 0, 0);
 	if (uring_find_cqe(cqes, 2, UD_OPEN)->res >= 0)
 		close(uring_find_cqe(cqes, 2, UD_OPEN)->res);
 	EXPECT_CQE(cqes, 2, UD_OPEN, -EACCES);
 	qb_check_queued(skel, 0);
 
-	/* and by a program run without a personality: the task's own */
-	prep_qbatch(&ring, 0);
-	uring_submit(&ring, 1);
-	uring_reap(&ring, cqes, 2);
+	/* and by one started without a personality: the task's own */
+	prep_qbatch(ring, 0);
+	uring_submit(ring, 1);
+	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_BPF | 0, 0);
 	expect_open_ok(cqes, 2, UD_OPEN);
 
-	/* the program itself runs as P: bpf_get_current_uid_gid() */
-	CHECK_EQ(uring_detach(&ring), 0);
-	/* fails the test (log above) if the helper is not allowed */
-	printf("personality: the OPENATs are as P's; now the program's "
-	       "bpf_get_current_uid_gid()\n");
-	wskel = skel_load_opt(true);
-	attach1(&ring, wskel->progs.whoami);
-	qb_put(wskel, 0, 0, &sqe);
-	wskel->bss->wh_uidgid = 1;
-	uring_prep_bpf(&ring, 0, UD_BPF)->personality = pers;
-	uring_submit(&ring, 1);
-	uring_reap(&ring, cqes, 2);
+	/* the step itself runs as P: bpf_get_current_uid_gid() */
+	wlink = attach_kind(&co, skel->progs.whoami, K_OTHER);
+	qb_put(skel, 0, 0, &sqe);
+	skel->bss->wh_uidgid = 1;
+	prep_start(ring, K_OTHER, UD_BPF)->personality = pers;
+	uring_submit(ring, 1);
+	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_BPF, 0);
 	if (uring_find_cqe(cqes, 2, UD_OPEN)->res >= 0)
 		close(uring_find_cqe(cqes, 2, UD_OPEN)->res);
 	EXPECT_CQE(cqes, 2, UD_OPEN, -EACCES);
-	CHECK_EQ(wskel->bss->wh_runs, 1);
-	CHECK_EQ_U64(wskel->bss->wh_uidgid,
+	CHECK_EQ(skel->bss->wh_runs, 1);
+	CHECK_EQ_U64(skel->bss->wh_uidgid,
 		     ((__u64)NOBODY << 32) | (__u64)NOBODY);
 	/* without: root */
-	uring_prep_bpf(&ring, 0, UD_BPF);
-	uring_submit(&ring, 1);
-	uring_reap(&ring, cqes, 2);
+	prep_start(ring, K_OTHER, UD_BPF);
+	uring_submit(ring, 1);
+	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_BPF, 0);
 	expect_open_ok(cqes, 2, UD_OPEN);
-	CHECK_EQ_U64(wskel->bss->wh_uidgid, 0);
+	CHECK_EQ_U64(skel->bss->wh_uidgid, 0);
+	CHECK_EQ(skel->bss->wh_runs, 2);
 
-	CHECK_EQ(io_uring_unregister_personality(&ring, pers), 0);
+	CHECK_EQ(io_uring_unregister_personality(ring, pers), 0);
 	CHECK_SYS(unlink(path));
-	io_uring_queue_exit(&ring);
-	hardening_bpf__destroy(wskel);
+	io_uring_queue_exit(ring);
+	close(wlink);
+	close(link);
 	hardening_bpf__destroy(skel);
 }
 
 /*
- * A queued SQE may not name a personality (-EINVAL): the program could
+ * A queued SQE may not name a personality (-EINVAL): the step could
  * otherwise pick any one registered on the ring, a stronger one than its
  * own request's, or its own, which the kernel gives every queued SQE.
  */
@@ -160,48 +162,51 @@ IOCORO_CASE(personality_queued)
 	struct hardening_bpf *skel = skel_load();
 	struct io_uring_cqe cqe, cqes[2];
 	struct io_uring_sqe sqe;
-	struct io_uring ring;
-	int weak, strong;
+	struct io_uring *ring;
+	struct iocoro co;
+	int weak, strong, link;
 
 	make_private_file(path);
-	weak = ring_with_weak(&ring, skel);
-	strong = io_uring_register_personality(&ring);
+	weak = ring_with_weak(&co, skel, &link);
+	ring = &co.ring;
+	strong = io_uring_register_personality(ring);
 	if (strong <= 0)
 		FAIL("io_uring_register_personality: %d", strong);
 
-	/* run as the weak one, it names the strong one */
+	/* started as the weak one, it names the strong one */
 	memset(&sqe, 0, sizeof(sqe));
 	prep_open(&sqe, path, UD_OPEN);
 	sqe.personality = strong;
 	qb_put(skel, 0, 0, &sqe);
-	prep_qbatch(&ring, 0)->personality = weak;
-	uring_submit(&ring, 1);
-	uring_reap(&ring, &cqe, 1);
+	prep_qbatch(ring, 0)->personality = weak;
+	uring_submit(ring, 1);
+	uring_reap(ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF | 0, 0);
 	CHECK_EQ(skel->bss->qb_rc[0][0], -EINVAL);
 
-	/* run as the task, it names its request's own (none) or the weak one */
+	/* started as the task, it names its start's own (none) or the weak */
 	sqe.personality = weak;
 	qb_put(skel, 0, 0, &sqe);
-	prep_qbatch(&ring, 0);
-	uring_submit(&ring, 1);
-	uring_reap(&ring, &cqe, 1);
+	prep_qbatch(ring, 0);
+	uring_submit(ring, 1);
+	uring_reap(ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF | 0, 0);
 	CHECK_EQ(skel->bss->qb_rc[0][0], -EINVAL);
 
-	/* without one it is queued and runs as the request */
+	/* without one it is queued and runs as the coroutine's start */
 	sqe.personality = 0;
 	qb_put(skel, 0, 0, &sqe);
-	prep_qbatch(&ring, 0)->personality = weak;
-	uring_submit(&ring, 1);
-	uring_reap(&ring, cqes, 2);
+	prep_qbatch(ring, 0)->personality = weak;
+	uring_submit(ring, 1);
+	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_BPF | 0, 0);
 	EXPECT_CQE(cqes, 2, UD_OPEN, -EACCES);
 	qb_check_queued(skel, 0);
 
-	CHECK_EQ(io_uring_unregister_personality(&ring, strong), 0);
-	CHECK_EQ(io_uring_unregister_personality(&ring, weak), 0);
+	CHECK_EQ(io_uring_unregister_personality(ring, strong), 0);
+	CHECK_EQ(io_uring_unregister_personality(ring, weak), 0);
 	CHECK_SYS(unlink(path));
-	io_uring_queue_exit(&ring);
+	io_uring_queue_exit(ring);
+	close(link);
 	hardening_bpf__destroy(skel);
 }

@@ -3,8 +3,8 @@
 #include "hardening.h"
 
 
-/* READ of the empty pipe @rfd -HARDLINK-> BPF(0): both wait for data */
-static void read_then_bpf(struct io_uring *ring, int rfd, char *buf)
+/* READ of the empty pipe @rfd -HARDLINK-> a start of K_MAIN: both wait */
+static void read_then_start(struct io_uring *ring, int rfd, char *buf)
 {
 	struct io_uring_sqe *sqe = uring_sqe(ring);
 	struct io_uring_cqe *cqe;
@@ -12,58 +12,93 @@ static void read_then_bpf(struct io_uring *ring, int rfd, char *buf)
 	io_uring_prep_read(sqe, rfd, buf, 8, 0);
 	sqe->flags = IOSQE_IO_HARDLINK;
 	sqe->user_data = UD_READ;
-	uring_prep_bpf(ring, 0, UD_BPF);
+	prep_start(ring, K_MAIN, UD_BPF);
 	uring_submit(ring, 2);
 	CHECK_EQ(uring_wait_cqe_ms(ring, &cqe, URING_NO_CQE_MS), -ETIME);
 }
 
+/* the pipe gets a byte: the READ's CQE and the start's with @res */
+static void release(struct io_uring *ring, int wfd, int res)
+{
+	struct io_uring_cqe cqes[2];
+
+	uring_write_byte(wfd, 'x');
+	uring_reap(ring, cqes, 2);
+	EXPECT_CQE(cqes, 2, UD_READ, 1);
+	EXPECT_CQE(cqes, 2, UD_BPF, res);
+}
+
+/*
+ * A start needs its kind attached when it is submitted; once the READ it
+ * is linked after completed, it runs the kind's program attached then:
+ * none (the link destroyed: -EBADF, nothing runs), the one
+ * BPF_LINK_UPDATE put in its place, or that of a new link of the kind.
+ */
 IOCORO_CASE(reattach)
 {
 	struct hardening_bpf *skel = skel_load();
-	struct io_uring_cqe cqes[2];
-	struct io_uring ring;
+	struct io_uring *ring;
 	static char buf[8];
-	int p[2];
+	struct iocoro co;
+	int p[2], la, lb;
 
-	uring_init(&ring, 8, 0);
+	ring_init(&co, 8, 0);
+	ring = &co.ring;
 	CHECK_SYS(pipe2(p, O_CLOEXEC));
 	skel->bss->ta_ret = 111;
 	skel->bss->tb_ret = 222;
 
-	/* prepared against table A, run after A was replaced by B */
-	attach1(&ring, skel->progs.tag_a);
-	read_then_bpf(&ring, p[0], buf);
-	CHECK_EQ(uring_detach(&ring), 0);
-	attach1(&ring, skel->progs.tag_b);
-	uring_write_byte(p[1], 'x');
-	uring_reap(&ring, cqes, 2);
-	EXPECT_CQE(cqes, 2, UD_READ, 1);
-	EXPECT_CQE(cqes, 2, UD_BPF, -EBADF);
+	/* prepared against tag_a, its link destroyed: no kind K_MAIN */
+	la = attach_kind(&co, skel->progs.tag_a, K_MAIN);
+	read_then_start(ring, p[0], buf);
+	CHECK_SYS(close(la));
+	release(ring, p[1], -EBADF);
 	CHECK_EQ(skel->bss->ta_runs, 0);
 	CHECK_EQ(skel->bss->tb_runs, 0);
 
-	/* prepared against B, run with no table */
-	read_then_bpf(&ring, p[0], buf);
-	CHECK_EQ(uring_detach(&ring), 0);
-	uring_write_byte(p[1], 'x');
-	uring_reap(&ring, cqes, 2);
-	EXPECT_CQE(cqes, 2, UD_READ, 1);
-	EXPECT_CQE(cqes, 2, UD_BPF, -EBADF);
+	/* BPF_LINK_DETACH with the fd still open: the same */
+	la = attach_kind(&co, skel->progs.tag_a, K_MAIN);
+	read_then_start(ring, p[0], buf);
+	CHECK_EQ(bpf_link_detach(la), 0);
+	release(ring, p[1], -EBADF);
+	CHECK_SYS(close(la));
 	CHECK_EQ(skel->bss->ta_runs, 0);
 	CHECK_EQ(skel->bss->tb_runs, 0);
 
-	/* prepared against B and run with B: runs */
-	attach1(&ring, skel->progs.tag_b);
-	read_then_bpf(&ring, p[0], buf);
-	uring_write_byte(p[1], 'x');
-	uring_reap(&ring, cqes, 2);
-	EXPECT_CQE(cqes, 2, UD_READ, 1);
-	EXPECT_CQE(cqes, 2, UD_BPF, 222);
+	/* prepared against tag_a, its link updated to tag_b: tag_b runs */
+	la = attach_kind(&co, skel->progs.tag_a, K_MAIN);
+	read_then_start(ring, p[0], buf);
+	CHECK_RET(iocoro_kind_update(la, &co, skel->progs.tag_b, K_MAIN));
+	release(ring, p[1], 222);
 	CHECK_EQ(skel->bss->ta_runs, 0);
 	CHECK_EQ(skel->bss->tb_runs, 1);
+	CHECK_SYS(close(la));
 
+	/* prepared against tag_a, then a new link of tag_b as K_MAIN */
+	la = attach_kind(&co, skel->progs.tag_a, K_MAIN);
+	read_then_start(ring, p[0], buf);
+	CHECK_SYS(close(la));
+	lb = attach_kind(&co, skel->progs.tag_b, K_MAIN);
+	release(ring, p[1], 222);
+	CHECK_EQ(skel->bss->ta_runs, 0);
+	CHECK_EQ(skel->bss->tb_runs, 2);
+
+	/* prepared against tag_b and run with it */
+	read_then_start(ring, p[0], buf);
+	release(ring, p[1], 222);
+	CHECK_EQ(skel->bss->ta_runs, 0);
+	CHECK_EQ(skel->bss->tb_runs, 3);
+
+	/* and the kind's program still runs after all that */
+	CHECK_SYS(close(lb));
+	la = attach_kind(&co, skel->progs.tag_a, K_MAIN);
+	read_then_start(ring, p[0], buf);
+	release(ring, p[1], 111);
+	CHECK_EQ(skel->bss->ta_runs, 1);
+
+	CHECK_SYS(close(la));
 	close(p[0]);
 	close(p[1]);
-	io_uring_queue_exit(&ring);
+	io_uring_queue_exit(ring);
 	hardening_bpf__destroy(skel);
 }

@@ -26,8 +26,8 @@ static void qb_getsockopt(struct hardening_bpf *skel, unsigned int b,
  * Batch 0: READ of an empty pipe -HARDLINK-> GETSOCKOPT(SO_TYPE) into
  * val1, so the uring_cmd is prepared at once and issued only when the pipe
  * has data. Meanwhile batch 1 (NOP, GETSOCKOPT(SO_RCVBUF) into val2) runs
- * and rewrites the table's SQE buffer, or the table is detached (freed in
- * v2). Either way the first uring_cmd must answer SO_TYPE into val1.
+ * and rewrites the ring's SQE buffer of steps, or the kind's link is
+ * destroyed. Either way the first uring_cmd must answer SO_TYPE into val1.
  */
 IOCORO_CASE(sqe_lifetime)
 {
@@ -35,11 +35,13 @@ IOCORO_CASE(sqe_lifetime)
 	static char buf[8];
 	struct hardening_bpf *skel = skel_load();
 	struct io_uring_cqe cqes[3];
-	struct io_uring ring;
-	int p[2], sock;
+	struct io_uring *ring;
+	struct iocoro co;
+	int p[2], sock, link;
 
-	uring_init(&ring, 16, 0);
-	attach1(&ring, skel->progs.qbatch);
+	ring_init(&co, 16, 0);
+	ring = &co.ring;
+	link = attach_kind(&co, skel->progs.qbatch, K_MAIN);
 	/* a datagram socket; its SO_TYPE is SOCK_DGRAM */
 	sock = CHECK_SYS(socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0));
 	CHECK_SYS(pipe2(p, O_CLOEXEC));
@@ -49,17 +51,17 @@ IOCORO_CASE(sqe_lifetime)
 	qb_nop(skel, 1, 0, 0, UD_NOP);
 	qb_getsockopt(skel, 1, 1, sock, SO_RCVBUF, &val2, UD_CMD2);
 
-	/* the next run overwrites the SQE buffer */
+	/* the next step overwrites the SQE buffer */
 	val1 = val2 = -1;
-	prep_qbatch(&ring, 0);
-	uring_submit(&ring, 1);
-	uring_reap(&ring, cqes, 1);
+	prep_qbatch(ring, 0);
+	uring_submit(ring, 1);
+	uring_reap(ring, cqes, 1);
 	EXPECT_CQE(cqes, 1, UD_BPF | 0, 0);
 	qb_check_queued(skel, 0);
 
-	prep_qbatch(&ring, 1);
-	uring_submit(&ring, 1);
-	uring_reap(&ring, cqes, 3);
+	prep_qbatch(ring, 1);
+	uring_submit(ring, 1);
+	uring_reap(ring, cqes, 3);
 	EXPECT_CQE(cqes, 3, UD_BPF | 1, 0);
 	EXPECT_CQE(cqes, 3, UD_NOP, 0);
 	EXPECT_CQE(cqes, 3, UD_CMD2, sizeof(int));
@@ -70,23 +72,23 @@ IOCORO_CASE(sqe_lifetime)
 
 	val2 = -1;
 	uring_write_byte(p[1], 'x');
-	uring_reap(&ring, cqes, 2);
+	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_READ, 1);
 	EXPECT_CQE(cqes, 2, UD_CMD1, sizeof(int));
 	if (val1 != SOCK_DGRAM || val2 != -1)
 		FAIL("the linked uring_cmd wrote val1 %d (want SOCK_DGRAM %d), "
-		     "val2 %d (want -1): it read the next run's SQE", val1,
+		     "val2 %d (want -1): it read the next step's SQE", val1,
 		     SOCK_DGRAM, val2);
 
-	/* detached before the uring_cmd is issued */
+	/* the link destroyed before the uring_cmd is issued */
 	val1 = -1;
-	prep_qbatch(&ring, 0);
-	uring_submit(&ring, 1);
-	uring_reap(&ring, cqes, 1);
+	prep_qbatch(ring, 0);
+	uring_submit(ring, 1);
+	uring_reap(ring, cqes, 1);
 	EXPECT_CQE(cqes, 1, UD_BPF | 0, 0);
-	CHECK_EQ(uring_detach(&ring), 0);
+	CHECK_SYS(close(link));
 	uring_write_byte(p[1], 'y');
-	uring_reap(&ring, cqes, 2);
+	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_READ, 1);
 	EXPECT_CQE(cqes, 2, UD_CMD1, sizeof(int));
 	CHECK_EQ(val1, SOCK_DGRAM);
@@ -95,6 +97,6 @@ IOCORO_CASE(sqe_lifetime)
 	close(sock);
 	close(p[0]);
 	close(p[1]);
-	io_uring_queue_exit(&ring);
+	io_uring_queue_exit(&co.ring);
 	hardening_bpf__destroy(skel);
 }

@@ -18,27 +18,35 @@ static struct __kernel_timespec st_ts = { 0, ST_STEP_MS * 1000000LL };
 static void tick_setup(struct hardening_bpf *skel)
 {
 	skel->bss->tk_ts_addr = (uintptr_t)&st_ts;
-	skel->bss->tk_idx = 0;
+	skel->bss->tk_kind = K_MAIN;
 	skel->bss->tk_timeout_ud = UD_TIMEOUT;
 }
 
-/* a ring with tick attached, the largest budget, @n chains submitted */
-static void tick_ring(struct io_uring *ring, struct hardening_bpf *skel,
-		      unsigned int entries, unsigned int flags, unsigned int n)
+/*
+ * A ring with tick attached as K_MAIN, @n coroutines of the largest
+ * budget prepared (not submitted): the link fd
+ */
+static int tick_ring(struct iocoro *co, struct hardening_bpf *skel,
+		     unsigned int entries, unsigned int flags, unsigned int n)
 {
+	struct io_uring_sqe *sqe;
 	unsigned int i;
+	int link;
 
-	uring_init(ring, entries, flags);
-	attach1(ring, skel->progs.tick);
-	CHECK_EQ(uring_set_budget(ring, IORING_BPF_MAX_BUDGET), 0);
-	for (i = 0; i < n; i++)
-		uring_prep_bpf(ring, 0, i)->flags = IOSQE_CQE_SKIP_SUCCESS;
+	ring_init(co, entries, flags);
+	link = attach_kind(co, skel->progs.tick, K_MAIN);
+	for (i = 0; i < n; i++) {
+		sqe = prep_start(&co->ring, K_MAIN, i);
+		sqe->flags = IOSQE_CQE_SKIP_SUCCESS;
+		sqe->len = IORING_BPF_MAX_BUDGET;
+	}
+	return link;
 }
 
 /*
- * The chains saw only their timeouts and queued every step. How many of
- * the @n chains did a first step is printed, not asserted: the guest
- * cannot run as many steps as the chains ask for.
+ * The coroutines saw only their timeouts and queued every step. How many
+ * of the @n did a first step is printed, not asserted: the guest cannot
+ * run as many steps as they ask for.
  */
 static void tick_check_clean(struct hardening_bpf *skel, const char *name,
 			     unsigned int n)
@@ -84,13 +92,16 @@ static void starvation_timeouts(unsigned int flags, const char *name,
 	double worst = 0, worst_deadline = 0, submit_ms, ms;
 	char first[64];
 	uint64_t t0, runs0, runs1;
-	struct io_uring ring;
+	struct io_uring *ring;
+	struct iocoro co;
 	unsigned int i, n;
+	int link;
 
 	tick_setup(skel);
-	tick_ring(&ring, skel, 512, flags, chains);
+	link = tick_ring(&co, skel, 512, flags, chains);
+	ring = &co.ring;
 	t0 = uring_now_ns();
-	uring_submit(&ring, (int)chains);
+	uring_submit(ring, (int)chains);
 	submit_ms = ms_since(t0);
 
 	/* the chains run (on DEFER_TASKRUN rings only inside waits) */
@@ -100,7 +111,7 @@ static void starvation_timeouts(unsigned int flags, const char *name,
 		if (ms_since(t0) > LIVE_BOUND_MS)
 			FAIL("%s: the chains did only %llu steps", name,
 			     (unsigned long long)skel->bss->tk_runs);
-		ms = timed_wait(&ring, first, ST_WAIT_MS);
+		ms = timed_wait(ring, first, ST_WAIT_MS);
 		printf("%s: -ETIME after %.1f ms, %llu steps\n", first, ms,
 		       (unsigned long long)skel->bss->tk_runs);
 	}
@@ -109,7 +120,7 @@ static void starvation_timeouts(unsigned int flags, const char *name,
 	t0 = uring_now_ns();
 	/* single waits, as iocoro_wait() does one */
 	for (i = 0; i < ST_WAITS; i++) {
-		ms = timed_wait(&ring, name, ST_WAIT_MS);
+		ms = timed_wait(ring, name, ST_WAIT_MS);
 		printf("%s: wait %u: -ETIME after %.1f ms\n", name, i, ms);
 		if (ms > worst)
 			worst = ms;
@@ -122,7 +133,7 @@ static void starvation_timeouts(unsigned int flags, const char *name,
 		uint64_t d0 = uring_now_ns();
 
 		for (n = 0; ms_since(d0) < ST_WAIT_MS; n++)
-			timed_wait(&ring, name,
+			timed_wait(ring, name,
 				   ST_WAIT_MS - (unsigned int)ms_since(d0));
 		ms = ms_since(d0);
 		printf("%s: deadline %u: %.1f ms in %u waits\n", name, i, ms,
@@ -141,46 +152,47 @@ static void starvation_timeouts(unsigned int flags, const char *name,
 	CHECK(runs1 > runs0);
 	tick_check_clean(skel, name, chains);
 
-	io_uring_queue_exit(&ring);
+	io_uring_queue_exit(ring);
+	close(link);
 	hardening_bpf__destroy(skel);
 }
 
 /*
- * The child of starvation_busy(): ST_BUSY_CHAINS chains that never wait
- * (NOP -> BPF), then ST_WAITS timed waits amid them; exit 0 when all came
- * back in time (a failed check exits 1).
+ * The child of starvation_busy(): ST_BUSY_CHAINS coroutines that never
+ * wait (NOP continuations), then ST_WAITS timed waits amid them; exit 0
+ * when all came back in time (a failed check exits 1).
  */
 static void busy_child(struct hardening_bpf *skel, unsigned int flags,
 		       const char *name, int wfd)
 {
-	struct io_uring ring;
+	struct iocoro co;
 	uint64_t t0;
 	unsigned int i;
 	double ms;
 
 	skel->bss->tk_nop = 1;
-	tick_ring(&ring, skel, 8, flags, ST_BUSY_CHAINS);
+	tick_ring(&co, skel, 8, flags, ST_BUSY_CHAINS);
 	uring_write_byte(wfd, 'S');
 	t0 = uring_now_ns();
-	uring_submit(&ring, ST_BUSY_CHAINS);
+	uring_submit(&co.ring, ST_BUSY_CHAINS);
 	printf("%s: busy: back from the submit after %.1f ms, %llu steps\n",
 	       name, ms_since(t0), (unsigned long long)skel->bss->tk_runs);
 	for (i = 0; i < ST_WAITS; i++) {
 		uint64_t r0 = skel->bss->tk_runs;
 
-		ms = timed_wait(&ring, name, ST_WAIT_MS);
+		ms = timed_wait(&co.ring, name, ST_WAIT_MS);
 		printf("%s: busy: wait %u: -ETIME after %.1f ms, %llu steps "
 		       "meanwhile\n", name, i, ms,
 		       (unsigned long long)(skel->bss->tk_runs - r0));
 	}
 	tick_check_clean(skel, name, ST_BUSY_CHAINS);
-	io_uring_queue_exit(&ring);
+	io_uring_queue_exit(&co.ring);
 	_exit(0);
 }
 
 /*
- * Chains that never wait keep task_work (or the DEFER_TASKRUN local work)
- * busy for good: the child's submit and waits must still come back. The
+ * Coroutines that never wait keep task_work (or the DEFER_TASKRUN local
+ * work) busy for good: the child's submit and waits must still come back. The
  * child runs them so that a kernel where they do not come back fails the
  * test instead of hanging it.
  */
@@ -256,18 +268,19 @@ static void stop_one(unsigned int flags, const char *name,
 	skel->bss->tk_nop = busy;
 	pid = uring_fork_with_pipe(p);
 	if (!pid) {
-		struct io_uring ring;
 		struct io_uring_cqe *cqe;
+		struct iocoro co;
 
-		tick_ring(&ring, skel, 512, flags, chains);
+		tick_ring(&co, skel, 512, flags, chains);
 		uring_write_byte(p[1], 'S');
-		uring_submit(&ring, (int)chains);
+		uring_submit(&co.ring, (int)chains);
 		/* the chains go on while the task waits in the ring */
 		for (;;) {
 			struct __kernel_timespec ts = {
 				0, ST_WAIT_MS * 1000000LL
 			};
-			int ret = io_uring_wait_cqe_timeout(&ring, &cqe, &ts);
+			int ret = io_uring_wait_cqe_timeout(&co.ring, &cqe,
+							    &ts);
 
 			/* the stop and the continue interrupt a wait */
 			if (ret != -ETIME && ret != -EINTR) {

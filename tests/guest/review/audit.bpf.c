@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The program of audit.c: queues one OPENAT of au_path (a user-space
+ * The step of audit.c: queues one OPENAT of au_path (a user-space
  * address) with au_oflags and user_data au_ud, counts its runs in au_runs
  */
 #include <iocoro/bpf.h>
@@ -11,10 +11,9 @@ __u64 au_path;
 __u32 au_oflags;
 __u64 au_ud;
 __u32 au_runs;
-long au_rc;
+int au_rc;
 
-SEC("iouring")
-int au_open(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(au_open)
 {
 	struct io_uring_sqe sqe;
 
@@ -22,8 +21,11 @@ int au_open(struct io_uring_step_ctx *ctx)
 	io_uring_prep_openat(&sqe, AU_AT_FDCWD, (const char *)au_path,
 			     (int)au_oflags, 0);
 	sqe.user_data = au_ud;
-	au_rc = bpf_io_uring_queue_sqe(ctx, &sqe, sizeof(sqe));
+	au_rc = bpf_io_coro_queue_sqe(step, &sqe, sizeof(sqe));
 	return 0;
 }
+
+SEC(".struct_ops")
+struct io_coro_ops au_open_kind = { .step = (void *)au_open };
 
 char LICENSE[] SEC("license") = "GPL";

@@ -6,15 +6,15 @@
  * "uring_op=N") if an io_uring exit rule matches it and, outside a syscall,
  * resets the context. On v4 IORING_OP_BPF was audited, and a step linked
  * after another request ran at its issue, inside its bracket, and issued
- * there what its program queued, each request in a bracket of its own. One
- * OPENAT (18) queued so gave, in a syscall, two uring_op=18 records, the
- * outer exit logging the op the inner entry left (cases link, wait);
- * outside one (task_work) the inner exit reset the context, and the outer
- * one matched op 0 on it and called audit_log_exit() on an unused context:
- * BUG(). IORING_OP_BPF alone logged a record of its own op (submit). On v5
- * it is audit_skip, and programs run from the ring's ready list once their
- * request completed, never in io_issue_sqe(): what they queue is issued in
- * a bracket of its own.
+ * there what it queued, each request in a bracket of its own. One OPENAT
+ * (18) queued so gave, in a syscall, two uring_op=18 records, the outer
+ * exit logging the op the inner entry left (cases link, wait); outside
+ * one (task_work) the inner exit reset the context, and the outer one
+ * matched op 0 on it and called audit_log_exit() on an unused context:
+ * BUG(). IORING_OP_BPF alone logged a record of its own op (submit). Now
+ * it is audit_skip, and steps run from the ring's ready list once their
+ * request completed, never in io_issue_sqe(): what they queue is issued
+ * in a bracket of its own.
  *
  * The test is the audit daemon (AUDIT_SET pid: records come to its
  * NETLINK_AUDIT socket, not to the kernel log), enables audit, adds a rule
@@ -22,7 +22,7 @@
  * start, says 0), 18 and IORING_OP_BPF, and counts the URINGOP records of
  * forked children (a task has an audit context only if audit was enabled
  * before its fork). One OPENAT from user space, the rule's own check, must
- * give exactly one, uring_op=18, and so must a program that queues one.
+ * give exactly one, uring_op=18, and so must a step that queues one.
  * Audit is off again and the rule gone at the end, even on failure.
  */
 #include "review.h"
@@ -214,43 +214,45 @@ static void *au_writer(void *arg)
 	return NULL;
 }
 
-/* in a child: one OPENAT, from user space or from the program */
+/* in a child: one OPENAT, from user space or from the step */
 static void au_child(struct audit_bpf *skel, enum au_way way)
 {
 	struct io_uring_cqe cqes[3];
 	struct io_uring_sqe *sqe;
-	struct io_uring ring;
+	struct io_uring *ring;
+	struct iocoro co;
 	unsigned int n = 3;
 	pthread_t thr;
 	uint64_t t0;
 	char buf[1];
 	int p[2];
 
-	uring_init(&ring, 8, 0);
+	rv_ring(&co, 8, 0);
+	ring = &co.ring;
 	CHECK_SYS(pipe2(p, O_CLOEXEC));
 	if (way == AU_DIRECT) {
-		sqe = uring_sqe(&ring);
+		sqe = uring_sqe(ring);
 		io_uring_prep_openat(sqe, AT_FDCWD, au_path, O_RDONLY | O_CLOEXEC,
 				     0);
 		sqe->user_data = UD_OPEN;
-		CHECK_EQ(io_uring_submit_and_wait(&ring, 1), 1);
+		CHECK_EQ(io_uring_submit_and_wait(ring, 1), 1);
 		n = 1;
 	} else if (way == AU_SUBMIT) {
-		uring_attach_object(&ring, skel->obj);
-		uring_prep_bpf(&ring, 0, UD_BPF);
-		CHECK_EQ(io_uring_submit_and_wait(&ring, 1), 1);
+		rv_kind(&co, skel->progs.au_open, 0);
+		rv_prep_start(ring, 0, UD_BPF);
+		CHECK_EQ(io_uring_submit_and_wait(ring, 1), 1);
 		n = 2;
 	} else {
-		uring_attach_object(&ring, skel->obj);
-		sqe = uring_sqe(&ring);
+		rv_kind(&co, skel->progs.au_open, 0);
+		sqe = uring_sqe(ring);
 		if (way == AU_LINK)
 			io_uring_prep_nop(sqe);
 		else
 			io_uring_prep_read(sqe, p[0], buf, 1, 0);
 		sqe->user_data = UD_FIRST;
 		sqe->flags = IOSQE_IO_LINK;
-		uring_prep_bpf(&ring, 0, UD_BPF);
-		uring_submit(&ring, 2);
+		rv_prep_start(ring, 0, UD_BPF);
+		uring_submit(ring, 2);
 	}
 	printf("audit: way %d: %u runs after the submission\n", way,
 	       skel->bss->au_runs);
@@ -260,13 +262,13 @@ static void au_child(struct audit_bpf *skel, enum au_way way)
 		CHECK_EQ(write(p[1], "x", 1), 1);
 		for (t0 = uring_now_ns(); !skel->bss->au_runs;)
 			if (rv_ms_since(t0) > AU_MS)
-				FAIL("the program did not run");
+				FAIL("the step did not run");
 	} else if (way == AU_WAIT) {
 		CHECK_EQ(skel->bss->au_runs, 0);
 		CHECK_EQ(pthread_create(&thr, NULL, au_writer,
 					(void *)(intptr_t)p[1]), 0);
 	}
-	uring_reap(&ring, cqes, n);
+	uring_reap(ring, cqes, n);
 	if (way == AU_WAIT)
 		CHECK_EQ(pthread_join(thr, NULL), 0);
 	if (n > 1) {
@@ -278,7 +280,8 @@ static void au_child(struct audit_bpf *skel, enum au_way way)
 		EXPECT_CQE(cqes, n, UD_FIRST, way == AU_LINK ? 0 : 1);
 	CHECK_RET(uring_find_cqe(cqes, n, UD_OPEN)->res);
 	close(uring_find_cqe(cqes, n, UD_OPEN)->res);
-	io_uring_queue_exit(&ring);
+	/* the kind's link goes with the child */
+	io_uring_queue_exit(ring);
 	fflush(stdout);
 	_exit(0);
 }
@@ -316,7 +319,6 @@ static void au_case(enum au_way way)
 {
 	struct audit_bpf *skel;
 
-	uring_bpf_register_sec();
 	skel = audit_bpf__open_and_load();
 	if (!skel)
 		FAIL("audit_bpf__open_and_load: %s", strerror(errno));
@@ -330,7 +332,7 @@ static void au_case(enum au_way way)
 	audit_bpf__destroy(skel);
 }
 
-/* the program runs right after the io_uring_enter() submission */
+/* the step runs right after the io_uring_enter() submission */
 IOCORO_CASE_OPTS(audit_submit, .serial = true)
 {
 	au_case(AU_SUBMIT);

@@ -1,21 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The program of drain.c: queues one NOP (dr_ud) and returns 0 */
+/* The step of drain.c: queues one NOP (dr_ud) and returns 0 */
 #include <iocoro/bpf.h>
 
 __u64 dr_ud;
-long dr_rc;
+int dr_rc;
 __u32 dr_runs;
 
-SEC("iouring")
-int dr_queue_nop(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(dr_queue_nop)
 {
 	struct io_uring_sqe sqe;
 
 	dr_runs++;
 	io_uring_prep_nop(&sqe);
 	sqe.user_data = dr_ud;
-	dr_rc = bpf_io_uring_queue_sqe(ctx, &sqe, sizeof(sqe));
+	dr_rc = bpf_io_coro_queue_sqe(step, &sqe, sizeof(sqe));
 	return 0;
 }
+
+SEC(".struct_ops")
+struct io_coro_ops dr_queue_nop_kind = { .step = (void *)dr_queue_nop };
 
 char LICENSE[] SEC("license") = "GPL";

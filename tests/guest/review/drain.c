@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * Finding 2: drain. On v4, one io_uring_enter() with A = IORING_OP_BPF,
- * whose program queues a NOP, and B = NOP with IOSQE_IO_DRAIN hung the
- * ring: the program's NOP was deferred behind B, B waited for its CQE,
- * and every later SQE was deferred too. Drain cannot account for the
- * requests programs submit: a ring with programs attached refuses
- * IOSQE_IO_DRAIN (-EOPNOTSUPP, as with IOSQE_CQE_SKIP_SUCCESS), and
- * attaching is refused while drained requests wait (-EBUSY).
+ * whose step queues a NOP, and B = NOP with IOSQE_IO_DRAIN hung the
+ * ring: the step's NOP was deferred behind B, B waited for its CQE, and
+ * every later SQE was deferred too. Drain cannot account for the requests
+ * steps submit: a ring that has had a kind attached refuses
+ * IOSQE_IO_DRAIN (-EOPNOTSUPP, as with IOSQE_CQE_SKIP_SUCCESS), and a
+ * kind's attach is refused while drained requests wait (-EBUSY).
  */
 #include "review.h"
 #include "drain.skel.h"
@@ -21,7 +21,6 @@ static struct drain_bpf *dr_load(void)
 {
 	struct drain_bpf *skel;
 
-	uring_bpf_register_sec();
 	skel = drain_bpf__open_and_load();
 	if (!skel)
 		FAIL("drain_bpf__open_and_load: %s", strerror(errno));
@@ -34,18 +33,21 @@ IOCORO_CASE(drain_after_bpf)
 	struct drain_bpf *skel = dr_load();
 	struct io_uring_cqe cqes[4];
 	struct io_uring_sqe *sqe;
-	struct io_uring ring;
+	struct io_uring *ring;
+	struct iocoro co;
+	int link;
 
-	uring_init(&ring, 8, 0);
-	uring_attach_object(&ring, skel->obj);
-	uring_prep_bpf(&ring, 0, UD_A);
-	sqe = uring_sqe(&ring);
+	rv_ring(&co, 8, 0);
+	ring = &co.ring;
+	link = rv_kind(&co, skel->progs.dr_queue_nop, 0);
+	rv_prep_start(ring, 0, UD_A);
+	sqe = uring_sqe(ring);
 	io_uring_prep_nop(sqe);
 	sqe->user_data = UD_B;
 	sqe->flags = IOSQE_IO_DRAIN;
-	uring_submit(&ring, 2);
+	uring_submit(ring, 2);
 	/* A, its NOP, and B, refused: nothing waits for anything */
-	uring_reap(&ring, cqes, 3);
+	uring_reap(ring, cqes, 3);
 	EXPECT_CQE(cqes, 3, UD_A, 0);
 	EXPECT_CQE(cqes, 3, UD_PROG_NOP, 0);
 	EXPECT_CQE(cqes, 3, UD_B, -EOPNOTSUPP);
@@ -53,55 +55,66 @@ IOCORO_CASE(drain_after_bpf)
 	CHECK_EQ(skel->bss->dr_rc, 0);
 
 	/* the ring goes on */
-	sqe = uring_sqe(&ring);
+	sqe = uring_sqe(ring);
 	io_uring_prep_nop(sqe);
 	sqe->user_data = UD_LATER;
-	uring_submit(&ring, 1);
-	uring_reap(&ring, cqes, 1);
+	uring_submit(ring, 1);
+	uring_reap(ring, cqes, 1);
 	EXPECT_CQE(cqes, 1, UD_LATER, 0);
-	io_uring_queue_exit(&ring);
+	close(link);
+	io_uring_queue_exit(ring);
 	drain_bpf__destroy(skel);
 }
 
-/* a drained request still waits: no table yet */
+/* a drained request still waits: no kind yet */
 IOCORO_CASE(drain_attach_busy)
 {
 	struct drain_bpf *skel = dr_load();
 	struct io_uring_cqe cqes[2];
 	struct io_uring_sqe *sqe;
-	struct io_uring ring;
-	int fd = bpf_program__fd(skel->progs.dr_queue_nop);
-	int p[2];
+	struct io_uring *ring;
+	struct iocoro co;
+	int p[2], link;
 	char buf[8];
 
-	uring_init(&ring, 8, 0);
+	rv_ring(&co, 8, 0);
+	ring = &co.ring;
 	CHECK_SYS(pipe2(p, O_CLOEXEC));
-	sqe = uring_sqe(&ring);
+	sqe = uring_sqe(ring);
 	io_uring_prep_read(sqe, p[0], buf, sizeof(buf), 0);
 	sqe->user_data = UD_READ;
-	sqe = uring_sqe(&ring);
+	sqe = uring_sqe(ring);
 	io_uring_prep_nop(sqe);
 	sqe->user_data = UD_B;
 	sqe->flags = IOSQE_IO_DRAIN;
-	uring_submit(&ring, 2);
+	uring_submit(ring, 2);
 
-	CHECK_EQ(uring_attach(&ring, &fd, 1), -EBUSY);
-	/* the drain ends, and the table can come */
+	CHECK_EQ(iocoro_kind_attach(&co, skel->progs.dr_queue_nop, 0), -EBUSY);
+	/* the drain ends, and the kind can come */
 	CHECK_SYS(write(p[1], "x", 1));
-	uring_reap(&ring, cqes, 2);
+	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_READ, 1);
 	EXPECT_CQE(cqes, 2, UD_B, 0);
-	CHECK_EQ(uring_attach(&ring, &fd, 1), 0);
+	link = rv_kind(&co, skel->progs.dr_queue_nop, 0);
 	/* and drain is refused from then on */
-	sqe = uring_sqe(&ring);
+	sqe = uring_sqe(ring);
 	io_uring_prep_nop(sqe);
 	sqe->user_data = UD_B;
 	sqe->flags = IOSQE_IO_DRAIN;
-	uring_submit(&ring, 1);
-	uring_reap(&ring, cqes, 1);
+	uring_submit(ring, 1);
+	uring_reap(ring, cqes, 1);
+	EXPECT_CQE(cqes, 1, UD_B, -EOPNOTSUPP);
+	/* even once the kind is gone: drain never counted its CQEs */
+	close(link);
+	sqe = uring_sqe(ring);
+	io_uring_prep_nop(sqe);
+	sqe->user_data = UD_B;
+	sqe->flags = IOSQE_IO_DRAIN;
+	uring_submit(ring, 1);
+	uring_reap(ring, cqes, 1);
 	EXPECT_CQE(cqes, 1, UD_B, -EOPNOTSUPP);
 	close(p[0]);
 	close(p[1]);
-	io_uring_queue_exit(&ring);
+	io_uring_queue_exit(ring);
 	drain_bpf__destroy(skel);
 }

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The program of emit_flags.c: emits one CQE with ef_flags */
+/* The step of emit_flags.c: posts one CQE with ef_flags */
 #include <iocoro/bpf.h>
 
 __u32 ef_flags;
-long ef_rc;
+int ef_rc;
 
-SEC("iouring")
-int ef_emit(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(ef_emit)
 {
-	ef_rc = bpf_io_uring_emit_cqe(ctx, 0xef, 1, ef_flags);
+	ef_rc = bpf_io_coro_emit_cqe(step, 0xef, 1, ef_flags);
 	return 0;
 }
+
+SEC(".struct_ops")
+struct io_coro_ops ef_emit_kind = { .step = (void *)ef_emit };
 
 char LICENSE[] SEC("license") = "GPL";

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Finding 9: bpf_io_uring_emit_cqe() passed any CQE flags, among them
+ * Finding 9: bpf_io_coro_emit_cqe() passed any CQE flags, among them
  * IORING_CQE_F_BUFFER, which tells liburing and applications that the
  * upper 16 bits are the id of a provided buffer to give back, and
  * IORING_CQE_F_NOTIF. A posted CQE may only say IORING_CQE_F_MORE (more
@@ -20,37 +20,40 @@ IOCORO_CASE(emit_flags)
 	};
 	struct io_uring_cqe cqes[2];
 	struct emit_flags_bpf *skel;
-	struct io_uring ring;
+	struct io_uring *ring;
+	struct iocoro co;
 	unsigned int i;
+	int link;
 
-	uring_bpf_register_sec();
 	skel = emit_flags_bpf__open_and_load();
 	if (!skel)
 		FAIL("emit_flags_bpf__open_and_load: %s", strerror(errno));
-	uring_init(&ring, 8, 0);
-	uring_attach_object(&ring, skel->obj);
+	rv_ring(&co, 8, 0);
+	ring = &co.ring;
+	link = rv_kind(&co, skel->progs.ef_emit, 0);
 	for (i = 0; i < ARRAY_SIZE(refused); i++) {
 		skel->bss->ef_flags = refused[i];
-		uring_prep_bpf(&ring, 0, 1);
-		uring_submit(&ring, 1);
+		rv_prep_start(ring, 0, 1);
+		uring_submit(ring, 1);
 		/* only the request's own CQE */
-		uring_reap(&ring, cqes, 1);
+		uring_reap(ring, cqes, 1);
 		EXPECT_CQE(cqes, 1, 1, 0);
 		CHECK_EQ(skel->bss->ef_rc, -EINVAL);
 	}
 	/* F_MORE and no flag go through */
 	skel->bss->ef_flags = IORING_CQE_F_MORE;
-	uring_prep_bpf(&ring, 0, 1);
-	uring_submit(&ring, 1);
-	uring_reap(&ring, cqes, 2);
+	rv_prep_start(ring, 0, 1);
+	uring_submit(ring, 1);
+	uring_reap(ring, cqes, 2);
 	CHECK_EQ(skel->bss->ef_rc, 0);
 	CHECK_EQ(cqes[0].user_data, 0xef);
 	CHECK_EQ(cqes[0].flags, IORING_CQE_F_MORE);
 	skel->bss->ef_flags = 0;
-	uring_prep_bpf(&ring, 0, 1);
-	uring_submit(&ring, 1);
-	uring_reap(&ring, cqes, 2);
+	rv_prep_start(ring, 0, 1);
+	uring_submit(ring, 1);
+	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, 0xef, 1);
-	io_uring_queue_exit(&ring);
+	close(link);
+	io_uring_queue_exit(ring);
 	emit_flags_bpf__destroy(skel);
 }

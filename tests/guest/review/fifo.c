@@ -4,7 +4,7 @@
  * tail of task_work, behind steps that became ready after it, which used
  * up the next pass first: under a steady stream of fresh work an old step
  * could wait for good (the cause of the flaky chain_teardown_sigkill_busy).
- * Programs now run oldest completion first. A chain of 10 ms timeouts
+ * Steps now run oldest completion first. A chain of 10 ms timeouts
  * shares the task with 32 chains that never wait while the task keeps
  * entering the ring with fresh work: it still does most of its steps.
  */
@@ -20,36 +20,38 @@ IOCORO_CASE_OPTS(fifo_oldest_first, .serial = true)
 	struct __kernel_timespec ts = { 0, FF_TICK_MS * 1000000LL };
 	struct io_uring_cqe *cqe;
 	struct owner_bpf *skel;
-	struct io_uring ring;
+	struct io_uring *ring;
+	struct iocoro co;
 	uint64_t t0, enters = 0;
 	double ms, want;
 	unsigned int i;
+	int links[2];
 
-	uring_bpf_register_sec();
 	skel = owner_bpf__open_and_load();
 	if (!skel)
 		FAIL("owner_bpf__open_and_load: %s", strerror(errno));
 	skel->bss->tk_ts = (uintptr_t)&ts;
-	uring_init(&ring, 64, 0);
-	uring_attach_object(&ring, skel->obj);
-	CHECK_EQ(uring_set_budget(&ring, IORING_BPF_MAX_BUDGET), 0);
-	uring_prep_bpf(&ring, 1, 63)->flags = IOSQE_CQE_SKIP_SUCCESS;
+	rv_ring(&co, 64, 0);
+	ring = &co.ring;
+	links[0] = rv_kind(&co, skel->progs.busy, RV_K_BUSY);
+	links[1] = rv_kind(&co, skel->progs.tick, RV_K_TICK);
+	rv_prep_chain(ring, RV_K_TICK, 63);
 	for (i = 0; i < FF_BUSY; i++)
-		uring_prep_bpf(&ring, 0, i)->flags = IOSQE_CQE_SKIP_SUCCESS;
-	uring_submit(&ring, FF_BUSY + 1);
+		rv_prep_chain(ring, RV_K_BUSY, i);
+	uring_submit(ring, FF_BUSY + 1);
 
 	/* fresh work at every enter: a NOP, submitted and reaped */
 	t0 = uring_now_ns();
 	while (rv_ms_since(t0) < FF_MS) {
-		struct io_uring_sqe *sqe = uring_sqe(&ring);
+		struct io_uring_sqe *sqe = uring_sqe(ring);
 
 		io_uring_prep_nop(sqe);
 		sqe->user_data = 0xf0;
-		uring_submit(&ring, 1);
+		uring_submit(ring, 1);
 		enters++;
-		while (!io_uring_peek_cqe(&ring, &cqe)) {
+		while (!io_uring_peek_cqe(ring, &cqe)) {
 			CHECK_EQ(cqe->user_data, 0xf0);
-			io_uring_cqe_seen(&ring, cqe);
+			io_uring_cqe_seen(ring, cqe);
 		}
 	}
 	ms = rv_ms_since(t0);
@@ -67,13 +69,15 @@ IOCORO_CASE_OPTS(fifo_oldest_first, .serial = true)
 	if ((double)skel->bss->tk_runs < want / 2)
 		FAIL("the tick chain did %llu steps of %.0f: overtaken",
 		     (unsigned long long)skel->bss->tk_runs, want);
-	io_uring_queue_exit(&ring);
+	close(links[1]);
+	close(links[0]);
+	io_uring_queue_exit(ring);
 	owner_bpf__destroy(skel);
 }
 
 /*
  * The same with fresh steps: every io_uring_enter() submits a pass's worth
- * of IORING_OP_BPF steps (v4 ran at most 64 programs a pass, and ran a
+ * of IORING_OP_BPF starts (v4 ran at most 64 programs a pass, and ran a
  * submission's steps before the task_work the parked ones went back to).
  * A chain that never waits, started before them, must go on: on v4 its
  * step was parked behind each enter's fresh ones, for good.
@@ -84,26 +88,28 @@ IOCORO_CASE_OPTS(fifo_oldest_first, .serial = true)
 IOCORO_CASE_OPTS(fifo_fresh_steps, .serial = true)
 {
 	struct owner_bpf *skel;
-	struct io_uring ring;
+	struct io_uring *ring;
+	struct iocoro co;
 	uint64_t a0, a1, f1;
 	unsigned int e, i;
+	int links[2];
 
-	uring_bpf_register_sec();
 	skel = owner_bpf__open_and_load();
 	if (!skel)
 		FAIL("owner_bpf__open_and_load: %s", strerror(errno));
-	uring_init(&ring, 2 * FS_FRESH, 0);
-	uring_attach_object(&ring, skel->obj);
-	CHECK_EQ(uring_set_budget(&ring, IORING_BPF_MAX_BUDGET), 0);
-	uring_prep_bpf(&ring, 0, 0)->flags = IOSQE_CQE_SKIP_SUCCESS;
-	uring_submit(&ring, 1);
+	rv_ring(&co, 2 * FS_FRESH, 0);
+	ring = &co.ring;
+	links[0] = rv_kind(&co, skel->progs.busy, RV_K_BUSY);
+	links[1] = rv_kind(&co, skel->progs.fresh, RV_K_FRESH);
+	rv_prep_chain(ring, RV_K_BUSY, 0);
+	uring_submit(ring, 1);
 	a0 = skel->bss->bu_runs[0];
 
 	for (e = 0; e < FS_ENTERS; e++) {
 		for (i = 0; i < FS_FRESH; i++)
-			uring_prep_bpf(&ring, 2, 100 + i)->flags =
+			rv_prep_start(ring, RV_K_FRESH, 100 + i)->flags =
 				IOSQE_CQE_SKIP_SUCCESS;
-		uring_submit(&ring, FS_FRESH);
+		uring_submit(ring, FS_FRESH);
 	}
 	a1 = skel->bss->bu_runs[0];
 	f1 = skel->bss->fr_runs;
@@ -115,6 +121,8 @@ IOCORO_CASE_OPTS(fifo_fresh_steps, .serial = true)
 	if (a1 - a0 < FS_ENTERS / 2)
 		FAIL("the chain did %llu steps in %u enters: overtaken by "
 		     "fresh steps", (unsigned long long)(a1 - a0), FS_ENTERS);
-	io_uring_queue_exit(&ring);
+	close(links[1]);
+	close(links[0]);
+	io_uring_queue_exit(ring);
 	owner_bpf__destroy(skel);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The program of lost_end.c: a coroutine step that posts le_nr CQEs and
+ * The step of lost_end.c: a coroutine step that posts le_nr CQEs and
  * then ends the coroutine with le_res.
  */
 #include <iocoro/bpf.h>
@@ -11,12 +11,12 @@ __u32 le_ok;
 __u32 le_busy;
 
 struct le_loop {
-	struct io_uring_step_ctx *ctx;
+	struct io_coro_step *step;
 };
 
 static long le_one(__u32 i, struct le_loop *l)
 {
-	long rc = bpf_io_uring_emit_cqe(l->ctx, 0x1e0000 + i, (__s32)i, 0);
+	int rc = bpf_io_coro_emit_cqe(l->step, 0x1e0000 + i, (__s32)i, 0);
 
 	if (!rc)
 		le_ok++;
@@ -25,13 +25,15 @@ static long le_one(__u32 i, struct le_loop *l)
 	return 0;
 }
 
-SEC("iouring")
-int le_step(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(le_step)
 {
-	struct le_loop l = { .ctx = ctx };
+	struct le_loop l = { .step = step };
 
 	bpf_loop(le_nr, le_one, &l, 0);
-	return iocoro_finish(ctx, le_res);
+	return iocoro_finish(step, le_res);
 }
+
+SEC(".struct_ops")
+struct io_coro_ops le_step_kind = { .step = (void *)le_step };
 
 char LICENSE[] SEC("license") = "GPL";

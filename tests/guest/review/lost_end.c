@@ -1,16 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * A coroutine's end must not be lost to the per-run CQE cap. On v4,
- * iocoro_finish() posted the end with bpf_io_uring_emit_cqe(): a run that
- * had posted its IORING_BPF_MAX_CQES CQEs got -EBUSY, and the coroutine
- * ended FAILED -EBUSY instead of with its result. The end is now the
- * step's own CQE (bpf_io_uring_post_result()), which counts against no
- * limit.
+ * iocoro_finish() posted the end with the helper that posts CQEs: a run
+ * that had posted its IORING_BPF_MAX_CQES CQEs got -EBUSY, and the
+ * coroutine ended FAILED -EBUSY instead of with its result. The end is
+ * now the step's own CQE (bpf_io_coro_post_result()), which counts
+ * against no limit.
  */
 #include "review.h"
 #include "lost_end.skel.h"
-
-#include "iocoro.h"
 
 IOCORO_CASE(lost_end)
 {
@@ -20,27 +18,26 @@ IOCORO_CASE(lost_end)
 	struct io_uring_sqe *sqe;
 	struct lost_end_bpf *skel;
 	struct iocoro_done done;
-	struct io_uring ring;
+	struct iocoro co;
 	unsigned int i, n = IORING_BPF_MAX_CQES + 1, ends = 0;
+	int link;
 
-	uring_bpf_register_sec();
 	skel = lost_end_bpf__open_and_load();
 	if (!skel)
 		FAIL("lost_end_bpf__open_and_load: %s", strerror(errno));
-	uring_init_params(&ring, 8, &p);
-	uring_attach_object(&ring, skel->obj);
+	memset(&co, 0, sizeof(co));
+	uring_init_params(&co.ring, 8, &p);
+	link = rv_kind(&co, skel->progs.le_step, 0);
 	skel->bss->le_nr = IORING_BPF_MAX_CQES + 10;
 	skel->bss->le_res = 4242;
 
-	sqe = uring_sqe(&ring);
-	/* a table program's start: IORING_OP_BPF of entry 0, coroutine 9 */
-	iocoro_prep_bpf(sqe, 0);
-	io_uring_sqe_set_data64(sqe, iocoro_ud(IOCORO_UD_STEP, 0, 9));
-	io_uring_sqe_set_flags(sqe, IOSQE_CQE_SKIP_SUCCESS);
-	uring_submit(&ring, 1);
+	sqe = uring_sqe(&co.ring);
+	/* coroutine 9 starts at kind 0 */
+	iocoro_prep_start(sqe, 0, 9);
+	uring_submit(&co.ring, 1);
 	cqes = calloc(n, sizeof(*cqes));
 	CHECK(cqes != NULL);
-	uring_reap(&ring, cqes, n);
+	uring_reap(&co.ring, cqes, n);
 	CHECK_EQ(skel->bss->le_ok, IORING_BPF_MAX_CQES);
 	CHECK_EQ(skel->bss->le_busy, 10);
 	for (i = 0; i < n; i++) {
@@ -53,6 +50,7 @@ IOCORO_CASE(lost_end)
 	}
 	CHECK_EQ(ends, 1);
 	free(cqes);
-	io_uring_queue_exit(&ring);
+	close(link);
+	io_uring_queue_exit(&co.ring);
 	lost_end_bpf__destroy(skel);
 }

@@ -2,13 +2,13 @@
 /*
  * Finding 3: on v4, any task's io_uring_enter() on the ring, even one
  * that submits nothing and waits for nothing, started a new pass of the
- * ring's programs, without ->uring_lock and before any check of who
- * called: a thread spinning io_uring_enter(fd, 0, 0, 0), or a reaper
- * woken by each CQE, kept the task whose chains were busy running them,
- * under the mutex, for the whole budget. How long a task runs programs is
- * now its own business: another task's calls change nothing of it. The
- * stepping task's timed waits must come back in time while two threads
- * spin on its ring.
+ * ring's steps, without ->uring_lock and before any check of who called:
+ * a thread spinning io_uring_enter(fd, 0, 0, 0), or a reaper woken by
+ * each CQE, kept the task whose chains were busy running them, under the
+ * mutex, for the whole budget. How long a task runs steps is now its own
+ * business: another task's calls change nothing of it. The stepping
+ * task's timed waits must come back in time while two threads spin on its
+ * ring.
  */
 #include "review.h"
 #include "owner.skel.h"
@@ -37,23 +37,25 @@ static void ow_child(struct owner_bpf *skel, int wfd)
 	struct __kernel_timespec ts = { 0, OW_WAIT_MS * 1000000LL };
 	pthread_t spinners[2];
 	struct io_uring_cqe *cqe;
-	struct io_uring ring;
+	struct io_uring *ring;
+	struct iocoro co;
 	double ms, worst = 0;
 	unsigned int i;
+	int link;
 
-	uring_init(&ring, 64, 0);
-	uring_attach_object(&ring, skel->obj);
-	CHECK_EQ(uring_set_budget(&ring, IORING_BPF_MAX_BUDGET), 0);
-	ow_fd = ring.ring_fd;
+	rv_ring(&co, 64, 0);
+	ring = &co.ring;
+	link = rv_kind(&co, skel->progs.busy, RV_K_BUSY);
+	ow_fd = ring->ring_fd;
 	CHECK_EQ(pthread_create(&spinners[0], NULL, ow_spin, (void *)0), 0);
 	CHECK_EQ(pthread_create(&spinners[1], NULL, ow_spin,
 				(void *)(uintptr_t)IORING_ENTER_GETEVENTS), 0);
 	for (i = 0; i < OW_CHAINS; i++)
-		uring_prep_bpf(&ring, 0, i)->flags = IOSQE_CQE_SKIP_SUCCESS;
-	uring_submit(&ring, OW_CHAINS);
+		rv_prep_chain(ring, RV_K_BUSY, i);
+	uring_submit(ring, OW_CHAINS);
 	for (i = 0; i < OW_WAITS; i++) {
 		uint64_t t0 = uring_now_ns();
-		int ret = io_uring_wait_cqe_timeout(&ring, &cqe, &ts);
+		int ret = io_uring_wait_cqe_timeout(ring, &cqe, &ts);
 
 		ms = rv_ms_since(t0);
 		printf("owner: wait %u: %d after %.1f ms, %llu steps\n", i,
@@ -70,7 +72,8 @@ static void ow_child(struct owner_bpf *skel, int wfd)
 	if (worst > OW_WAIT_BOUND_MS)
 		FAIL("a wait of %u ms took %.1f ms", OW_WAIT_MS, worst);
 	uring_write_byte(wfd, 'D');
-	io_uring_queue_exit(&ring);
+	close(link);
+	io_uring_queue_exit(ring);
 	_exit(0);
 }
 
@@ -80,7 +83,6 @@ IOCORO_CASE_OPTS(owner_spinners, .serial = true)
 	int p[2], status;
 	pid_t pid;
 
-	uring_bpf_register_sec();
 	skel = owner_bpf__open_and_load();
 	if (!skel)
 		FAIL("owner_bpf__open_and_load: %s", strerror(errno));

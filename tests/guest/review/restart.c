@@ -4,7 +4,7 @@
  * restarts a syscall that returns one; a CQE that carried one confused
  * user space (errno 512 and up have no name there). v4 turned them into
  * -EINTR on one path and left them raw on another. One rule now, as for
- * any request's result: a program's result and the CQEs it posts carry
+ * any request's result: a step's result and the CQEs it posts carry
  * -EINTR instead.
  */
 #include "review.h"
@@ -22,21 +22,23 @@ IOCORO_CASE(restart_codes)
 				     ERESTARTNOHAND, ERESTART_RESTARTBLOCK };
 	struct io_uring_cqe cqes[2];
 	struct restart_bpf *skel;
-	struct io_uring ring;
+	struct io_uring *ring;
+	struct iocoro co;
 	unsigned int i;
+	int link;
 
-	uring_bpf_register_sec();
 	skel = restart_bpf__open_and_load();
 	if (!skel)
 		FAIL("restart_bpf__open_and_load: %s", strerror(errno));
-	uring_init(&ring, 8, 0);
-	uring_attach_object(&ring, skel->obj);
+	rv_ring(&co, 8, 0);
+	ring = &co.ring;
+	link = rv_kind(&co, skel->progs.rs_return, 0);
 	for (i = 0; i < ARRAY_SIZE(codes); i++) {
 		skel->bss->rs_ret = -codes[i];
 		skel->bss->rs_emit_res = -codes[i];
-		uring_prep_bpf(&ring, 0, 1);
-		uring_submit(&ring, 1);
-		uring_reap(&ring, cqes, 2);
+		rv_prep_start(ring, 0, 1);
+		uring_submit(ring, 1);
+		uring_reap(ring, cqes, 2);
 		EXPECT_CQE(cqes, 2, 0x5e, -EINTR);
 		EXPECT_CQE(cqes, 2, 1, -EINTR);
 		CHECK_EQ(skel->bss->rs_emit_rc, 0);
@@ -44,11 +46,12 @@ IOCORO_CASE(restart_codes)
 	/* other errors stay as they are */
 	skel->bss->rs_ret = -EIO;
 	skel->bss->rs_emit_res = -EAGAIN;
-	uring_prep_bpf(&ring, 0, 1);
-	uring_submit(&ring, 1);
-	uring_reap(&ring, cqes, 2);
+	rv_prep_start(ring, 0, 1);
+	uring_submit(ring, 1);
+	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, 0x5e, -EAGAIN);
 	EXPECT_CQE(cqes, 2, 1, -EIO);
-	io_uring_queue_exit(&ring);
+	close(link);
+	io_uring_queue_exit(ring);
 	restart_bpf__destroy(skel);
 }
