@@ -1,156 +1,160 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * BPF_PROG_TYPE_IOURING programs for the guest tests of patches 0006-0015
- * ("decisions in the kernel"): the previous completion in the context, the
- * program's return value as the request's result, the step budget and
- * sleepable programs, those that several files of the chain suite use (a
- * feature's own programs are in its own object: emit.bpf.c,
- * sleepable.bpf.c). The suite
- * drives them through the globals below (set by user space through the
- * skeleton's mmap of .bss, which a forked child shares with its parent)
- * and reads back what they saw and did.
- *
- * Program names are kept under 16 characters (BPF_OBJ_NAME_LEN - 1).
+ * The struct io_coro_ops steps several files of the chain suite use (a
+ * feature's own steps are in its own object: emit.bpf.c, sleepable.bpf.c,
+ * cont_link.bpf.c, scale.bpf.c): the completion in the step's context,
+ * the step's return value as its request's result, the step budget. Each
+ * step has an io_coro_ops map of its own, so that libbpf loads it; the
+ * suite attaches them as the kinds of chain_progs.h (attach_all()). The
+ * suite drives them through the globals below (set by user space through
+ * the skeleton's mmap of .bss, which a forked child shares with its
+ * parent) and reads back what they saw and did.
  */
-#include <linux/bpf.h>
-#include <linux/errno.h>
-#include <linux/io_uring.h>
-#include <bpf/bpf_helpers.h>
-
-/* the helpers of patches 0006 and 0008, by their ids in the patched uapi */
-static long (*bpf_io_uring_queue_sqe)(void *ctx, const void *sqe, __u32 len) =
-	(void *)BPF_FUNC_io_uring_queue_sqe;
-static long (*bpf_io_uring_emit_cqe)(void *ctx, __u64 user_data, __s32 res,
-				     __u32 flags) =
-	(void *)BPF_FUNC_io_uring_emit_cqe;
-
-#define SQE_SIZE 64
+#include <iocoro/coro_ops.h>
+#include <iocoro/bpf_prep.h>
 
 #include "chain_progs.h"
 
+char LICENSE[] SEC("license") = "GPL";
+
 /* ------------------------------------------------------------ nop_chain */
 /*
- * One coroutine of NOPs: every run but the last queues
- *   NOP (HARDLINK | CQE_SKIP_SUCCESS) -> IORING_OP_BPF of itself
- *   (CQE_SKIP_SUCCESS)
+ * One coroutine of NOP steps, in one of two shapes:
+ *   nc_linked 0: every run but the last queues a NOP (CQE_SKIP_SUCCESS)
+ *                that continues at its own kind;
+ *   nc_linked 1: every run but the last queues
+ *                NOP (HARDLINK | CQE_SKIP_SUCCESS) -> IORING_OP_BPF start
+ *                of its own kind (CQE_SKIP_SUCCESS, user_data its own)
  * and checks that it sees the NOP's completion. Run number nc_len posts
- * (nc_done_ud, number of runs) with bpf_io_uring_emit_cqe() and stops;
+ * (nc_done_ud, number of runs) with bpf_io_coro_emit_cqe() and returns 0;
  * nc_len 0 never stops (the budget or the ring's end does).
  */
 __u32 nc_len;
-__u32 nc_idx;		/* its own index in the attached table */
+__u32 nc_linked;
 __u64 nc_nop_ud;
 __u64 nc_done_ud;
+__u64 nc_start_ud;	/* the user_data of the first run */
 __u32 nc_runs;
 __u32 nc_bad_prev;	/* runs that saw something else than the NOP's CQE */
-long nc_emit_rc;
-long nc_queue_rc;	/* the first failed queue_sqe */
+int nc_emit_rc;
+int nc_queue_rc;	/* the first failed queue */
 
-SEC("iouring")
-int nop_chain(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(nop_chain)
 {
-	struct io_uring_sqe sqe;
+	struct io_uring_sqe sqe = {};
 	__u32 n = ++nc_runs;
-	long rc;
+	__u64 want_ud;
+	int rc;
 
 	if (n == 1) {
-		if (ctx->has_prev || ctx->prev_res || ctx->prev_flags ||
-		    ctx->prev_user_data)
+		nc_start_ud = step->user_data;
+		if (step->has_res || step->res || step->cqe_flags ||
+		    step->res_user_data)
 			nc_bad_prev++;
-	} else if (ctx->has_prev != 1 || ctx->prev_res != 0 ||
-		   ctx->prev_flags != 0 || ctx->prev_user_data != nc_nop_ud) {
-		nc_bad_prev++;
+	} else {
+		/* a continuation runs as the NOP, a linked start as itself */
+		want_ud = nc_linked ? nc_start_ud : nc_nop_ud;
+		if (step->has_res != 1 || step->res != 0 ||
+		    step->cqe_flags != 0 ||
+		    step->res_user_data != nc_nop_ud ||
+		    step->user_data != want_ud)
+			nc_bad_prev++;
 	}
+	if (step->kind != K_NOP_CHAIN)
+		nc_bad_prev++;
 
 	if (nc_len && n >= nc_len) {
-		nc_emit_rc = bpf_io_uring_emit_cqe(ctx, nc_done_ud, n, 0);
+		nc_emit_rc = bpf_io_coro_emit_cqe(step, nc_done_ud, n, 0);
 		return 0;
 	}
 
-	__builtin_memset(&sqe, 0, sizeof(sqe));
-	sqe.opcode = IORING_OP_NOP;
-	sqe.flags = IOSQE_IO_HARDLINK | IOSQE_CQE_SKIP_SUCCESS;
+	io_uring_prep_nop(&sqe);
 	sqe.user_data = nc_nop_ud;
-	rc = bpf_io_uring_queue_sqe(ctx, &sqe, SQE_SIZE);
+	if (!nc_linked) {
+		sqe.flags = IOSQE_CQE_SKIP_SUCCESS;
+		rc = bpf_io_coro_queue_sqe_cont(step, &sqe, sizeof(sqe),
+						step->kind);
+		if (rc)
+			goto fail;
+		return 0;
+	}
+	sqe.flags = IOSQE_IO_HARDLINK | IOSQE_CQE_SKIP_SUCCESS;
+	rc = bpf_io_coro_queue_sqe(step, &sqe, sizeof(sqe));
 	if (rc)
 		goto fail;
 
 	__builtin_memset(&sqe, 0, sizeof(sqe));
-	sqe.opcode = IORING_OP_BPF;
+	iocoro_prep_kind(&sqe, step->kind);
 	sqe.flags = IOSQE_CQE_SKIP_SUCCESS;
-	sqe.off = nc_idx;
-	sqe.user_data = ctx->user_data;
-	rc = bpf_io_uring_queue_sqe(ctx, &sqe, SQE_SIZE);
+	sqe.user_data = step->user_data;
+	rc = bpf_io_coro_queue_sqe(step, &sqe, sizeof(sqe));
 	if (rc)
 		goto fail;
 	return 0;
 fail:
 	if (!nc_queue_rc)
 		nc_queue_rc = rc;
-	return (int)rc;
+	return rc;
 }
 
 /* ----------------------------------------------------------- fail_abort */
 /*
  * Run after a request that may fail: records the completion it sees and
  * aborts the chain with -EPROTO when that request failed, returns its
- * result otherwise (-EINVAL without a previous completion).
+ * result otherwise (-EINVAL without a completion to see).
  */
 __u32 fa_runs;
-__u32 fa_has_prev;
-__s32 fa_prev_res;
-__u32 fa_prev_flags;
-__u64 fa_prev_ud;
+__u32 fa_has_res;
+__s32 fa_res;
+__u32 fa_cqe_flags;
+__u64 fa_res_ud;
 __u64 fa_ud;
 
-SEC("iouring")
-int fail_abort(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(fail_abort)
 {
 	fa_runs++;
-	fa_ud = ctx->user_data;
-	fa_has_prev = ctx->has_prev;
-	fa_prev_res = ctx->prev_res;
-	fa_prev_flags = ctx->prev_flags;
-	fa_prev_ud = ctx->prev_user_data;
-	if (!ctx->has_prev)
+	fa_ud = step->user_data;
+	fa_has_res = step->has_res;
+	fa_res = step->res;
+	fa_cqe_flags = step->cqe_flags;
+	fa_res_ud = step->res_user_data;
+	if (!step->has_res)
 		return -EINVAL;
-	if (ctx->prev_res < 0)
+	if (step->res < 0)
 		return -EPROTO;
-	return ctx->prev_res;
+	return step->res;
 }
 
 /* ------------------------------------------------------------------ fan */
 /*
- * Queues fn_n (<= FN_MAX) IORING_OP_BPF requests of itself (index fn_idx,
- * user_data fn_ud, CQE_SKIP_SUCCESS) on every run, never stopping: with
- * fn_n 1 a runaway self-requeueing coroutine, with more a fan-out. Only
- * the budget ends it.
+ * Queues fn_n (<= FN_MAX) IORING_OP_BPF starts of its own kind (user_data
+ * fn_ud, CQE_SKIP_SUCCESS, sqe->len fn_len) on every run, never stopping:
+ * with fn_n 1 a runaway self-requeueing coroutine, with more a fan-out.
+ * Only the budget ends it.
  */
 __u32 fn_n;
-__u32 fn_idx;
+__u32 fn_len;
 __u64 fn_ud;
 __u32 fn_runs;
 __u32 fn_queue_err;
-long fn_queue_rc;
+int fn_queue_rc;
 
-SEC("iouring")
-int fan(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(fan)
 {
-	struct io_uring_sqe sqe;
+	struct io_uring_sqe sqe = {};
 	__u32 i;
 
-	fn_runs++;
-	__builtin_memset(&sqe, 0, sizeof(sqe));
-	sqe.opcode = IORING_OP_BPF;
+	__sync_fetch_and_add(&fn_runs, 1);
+	iocoro_prep_kind(&sqe, step->kind);
 	sqe.flags = IOSQE_CQE_SKIP_SUCCESS;
-	sqe.off = fn_idx;
+	sqe.len = fn_len;
 	sqe.user_data = fn_ud;
 	for (i = 0; i < FN_MAX; i++) {
-		long rc;
+		int rc;
 
 		if (i >= fn_n)
 			break;
-		rc = bpf_io_uring_queue_sqe(ctx, &sqe, SQE_SIZE);
+		rc = bpf_io_coro_queue_sqe(step, &sqe, sizeof(sqe));
 		if (rc) {
 			fn_queue_err++;
 			fn_queue_rc = rc;
@@ -161,58 +165,46 @@ int fan(struct io_uring_step_ctx *ctx)
 
 /* ----------------------------------------------------------------- tick */
 /*
- * One step of a waiting coroutine, for the teardown tests: queues
+ * One step of a waiting coroutine, for the teardown tests: queues a
  *   TIMEOUT (tk_ts_addr + (user_data % 10) * 16, ETIME_SUCCESS,
- *            HARDLINK | CQE_SKIP_SUCCESS) -> IORING_OP_BPF of itself
- * whatever it saw, so that only the kernel can end the chain. Counts the
- * completions it saw by kind.
+ *            CQE_SKIP_SUCCESS, user_data its own)
+ * that continues at its own kind, whatever it saw, so that only the
+ * kernel can end the coroutine. Counts the completions it saw by kind.
  */
 __u64 tk_ts_addr;
-__u32 tk_idx;
-__u64 tk_timeout_ud;
 __u64 tk_runs;
-__u64 tk_first;		/* runs without a previous completion */
+__u64 tk_first;		/* runs without a completion: the starts */
 __u64 tk_etime;
 __u64 tk_ecanceled;
 __u64 tk_other;
 __s32 tk_other_res;
 __u32 tk_queue_err;
-long tk_queue_rc;
+int tk_queue_rc;
 
-SEC("iouring")
-int tick(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(tick)
 {
-	struct io_uring_sqe sqe;
-	long rc;
+	struct io_uring_sqe sqe = {};
+	__u64 ts;
+	int rc;
 
 	__sync_fetch_and_add(&tk_runs, 1);
-	if (!ctx->has_prev) {
+	if (!step->has_res) {
 		__sync_fetch_and_add(&tk_first, 1);
-	} else if (ctx->prev_res == -ETIME) {
+	} else if (step->res == -ETIME) {
 		__sync_fetch_and_add(&tk_etime, 1);
-	} else if (ctx->prev_res == -ECANCELED) {
+	} else if (step->res == -ECANCELED) {
 		__sync_fetch_and_add(&tk_ecanceled, 1);
 	} else {
 		__sync_fetch_and_add(&tk_other, 1);
-		tk_other_res = ctx->prev_res;
+		tk_other_res = step->res;
 	}
 
-	__builtin_memset(&sqe, 0, sizeof(sqe));
-	sqe.opcode = IORING_OP_TIMEOUT;
-	sqe.flags = IOSQE_IO_HARDLINK | IOSQE_CQE_SKIP_SUCCESS;
-	sqe.addr = tk_ts_addr + (ctx->user_data % 10) * 16;
-	sqe.len = 1;
-	sqe.timeout_flags = IORING_TIMEOUT_ETIME_SUCCESS;
-	sqe.user_data = tk_timeout_ud;
-	rc = bpf_io_uring_queue_sqe(ctx, &sqe, SQE_SIZE);
-	if (!rc) {
-		__builtin_memset(&sqe, 0, sizeof(sqe));
-		sqe.opcode = IORING_OP_BPF;
-		sqe.flags = IOSQE_CQE_SKIP_SUCCESS;
-		sqe.off = tk_idx;
-		sqe.user_data = ctx->user_data;
-		rc = bpf_io_uring_queue_sqe(ctx, &sqe, SQE_SIZE);
-	}
+	ts = tk_ts_addr + (step->user_data % 10) * 16;
+	io_uring_prep_timeout(&sqe, (void *)ts, 1,
+			      IORING_TIMEOUT_ETIME_SUCCESS);
+	sqe.flags = IOSQE_CQE_SKIP_SUCCESS;
+	sqe.user_data = step->user_data;
+	rc = bpf_io_coro_queue_sqe_cont(step, &sqe, sizeof(sqe), step->kind);
 	if (rc) {
 		tk_queue_err++;
 		tk_queue_rc = rc;
@@ -225,12 +217,20 @@ int tick(struct io_uring_step_ctx *ctx)
 __s32 rv_ret;
 __u32 rv_runs;
 
-SEC("iouring")
-int ret_val(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(ret_val)
 {
-	(void)ctx;
+	(void)step;
 	rv_runs++;
 	return rv_ret;
 }
 
-char LICENSE[] SEC("license") = "GPL";
+SEC(".struct_ops")
+struct io_coro_ops nop_chain_kind = { .step = (void *)nop_chain };
+SEC(".struct_ops")
+struct io_coro_ops fail_abort_kind = { .step = (void *)fail_abort };
+SEC(".struct_ops")
+struct io_coro_ops fan_kind = { .step = (void *)fan };
+SEC(".struct_ops")
+struct io_coro_ops tick_kind = { .step = (void *)tick };
+SEC(".struct_ops")
+struct io_coro_ops ret_val_kind = { .step = (void *)ret_val };

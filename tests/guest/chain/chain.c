@@ -7,7 +7,6 @@ struct chain_bpf *skel_load(void)
 	struct chain_bpf *skel;
 	int err;
 
-	uring_bpf_register_sec();
 	skel = chain_bpf__open();
 	if (!skel)
 		FAIL("chain_bpf__open: %s", strerror(errno));
@@ -15,37 +14,60 @@ struct chain_bpf *skel_load(void)
 	if (err)
 		FAIL("chain_bpf__load: %d (%s)", err, strerror(-err));
 	CHECK_EQ(bpf_program__type(skel->progs.nop_chain),
-		 BPF_PROG_TYPE_IOURING);
+		 BPF_PROG_TYPE_STRUCT_OPS);
 	return skel;
 }
 
-/* attach every program of the object at its P_* index */
-void attach_all(struct io_uring *ring, struct chain_bpf *skel)
+void chain_ring(struct iocoro *co, unsigned int entries)
 {
-	int fds[P_NR];
-
-	fds[P_NOP_CHAIN] = uring_prog_fd(skel->progs.nop_chain);
-	fds[P_FAIL_ABORT] = uring_prog_fd(skel->progs.fail_abort);
-	fds[P_FAN] = uring_prog_fd(skel->progs.fan);
-	fds[P_TICK] = uring_prog_fd(skel->progs.tick);
-	fds[P_RET_VAL] = uring_prog_fd(skel->progs.ret_val);
-	CHECK_EQ(uring_attach(ring, fds, P_NR), 0);
+	memset(co, 0, sizeof(*co));
+	uring_init(&co->ring, entries, 0);
 }
 
-/* a loaded skeleton and a ring of @entries with all its programs */
-struct chain_bpf *setup(struct io_uring *ring, unsigned int entries)
+void chain_ring_params(struct iocoro *co, unsigned int entries,
+		       struct io_uring_params *p)
+{
+	memset(co, 0, sizeof(*co));
+	uring_init_params(&co->ring, entries, p);
+}
+
+/* every step of chain.bpf.c attached as its K_* kind */
+void attach_all(struct iocoro *co, struct chain_bpf *skel)
+{
+	int fds[K_NR];
+
+	fds[K_NOP_CHAIN] = bpf_program__fd(skel->progs.nop_chain);
+	fds[K_FAIL_ABORT] = bpf_program__fd(skel->progs.fail_abort);
+	fds[K_FAN] = bpf_program__fd(skel->progs.fan);
+	fds[K_TICK] = bpf_program__fd(skel->progs.tick);
+	fds[K_RET_VAL] = bpf_program__fd(skel->progs.ret_val);
+	CHECK_EQ(iocoro_attach(co, fds, K_NR), 0);
+}
+
+/* a loaded skeleton and a ring of @entries with all its steps */
+struct chain_bpf *setup(struct iocoro *co, unsigned int entries)
 {
 	struct chain_bpf *skel = skel_load();
 
-	uring_init(ring, entries, 0);
-	attach_all(ring, skel);
+	chain_ring(co, entries);
+	attach_all(co, skel);
 	return skel;
 }
 
-void teardown(struct io_uring *ring, struct chain_bpf *skel)
+void teardown(struct iocoro *co, struct chain_bpf *skel)
 {
-	io_uring_queue_exit(ring);
+	iocoro_queue_exit(co);
 	chain_bpf__destroy(skel);
+}
+
+struct io_uring_sqe *prep_start(struct io_uring *ring, unsigned int kind,
+				__u64 ud)
+{
+	struct io_uring_sqe *sqe = uring_sqe(ring);
+
+	iocoro_prep_kind(sqe, kind);
+	sqe->user_data = ud;
+	return sqe;
 }
 
 /* a temporary file in /tmp holding @len bytes of @data, unlinked at once */
@@ -59,72 +81,126 @@ int tmp_file_with(const void *data, size_t len)
 	return fd;
 }
 
-/* the fdinfo of @ring has the line @line (with its '\n') exactly once */
-void check_fdinfo_line(struct io_uring *ring, const char *line)
-{
-	char *info = uring_fdinfo(ring);
-	char *hit = strstr(info, line);
-
-	if (!hit || strstr(hit + 1, line)) {
-		fprintf(stderr, "fdinfo of the ring:\n%s\n", info);
-		FAIL("fdinfo has %s the line '%.*s'", hit ? "twice" : "not",
-		     (int)strlen(line) - 1, line);
-	}
-	/* a whole line, not the tail of another one */
-	CHECK(hit == info || hit[-1] == '\n');
-}
-
-void check_fdinfo_budget(struct io_uring *ring, unsigned int budget)
-{
-	char line[64];
-
-	snprintf(line, sizeof(line), "BpfBudget:\t%u\n", budget);
-	check_fdinfo_line(ring, line);
-}
-
-void check_fdinfo_no_budget(struct io_uring *ring)
-{
-	char *info = uring_fdinfo(ring);
-
-	if (strstr(info, "BpfBudget:")) {
-		fprintf(stderr, "fdinfo of the ring:\n%s\n", info);
-		FAIL("fdinfo of a ring without programs has a BpfBudget line");
-	}
-}
-
 double ms_since(uint64_t t0)
 {
 	return (double)(uring_now_ns() - t0) / 1e6;
 }
 
-/* nop_chain queues @len NOPs (0: no end) after the first, then UD_DONE */
-void set_nop_chain(struct chain_bpf *skel, unsigned int len)
+void set_nop_chain(struct chain_bpf *skel, unsigned int len, bool linked)
 {
 	skel->bss->nc_len = len;
-	skel->bss->nc_idx = P_NOP_CHAIN;
+	skel->bss->nc_linked = linked;
 	skel->bss->nc_nop_ud = UD_NOP;
 	skel->bss->nc_done_ud = UD_DONE;
+	skel->bss->nc_runs = 0;
+	skel->bss->nc_bad_prev = 0;
+	skel->bss->nc_emit_rc = 1;
+	skel->bss->nc_queue_rc = 0;
 }
 
-/* the chain's first request (UD_BPF), with no CQE unless it fails */
-void prep_nop_chain(struct io_uring *ring)
+void prep_nop_chain(struct io_uring *ring, unsigned int budget)
 {
-	uring_prep_bpf(ring, P_NOP_CHAIN, UD_BPF)->flags =
-		IOSQE_CQE_SKIP_SUCCESS;
+	struct io_uring_sqe *sqe = prep_start(ring, K_NOP_CHAIN, UD_BPF);
+
+	sqe->flags = IOSQE_CQE_SKIP_SUCCESS;
+	sqe->len = budget;
+}
+
+/* ---- raw steps */
+
+static struct btf *vmlinux_btf(void)
+{
+	static struct btf *btf;
+
+	if (!btf) {
+		btf = btf__load_vmlinux_btf();
+		if (!btf)
+			FAIL("btf__load_vmlinux_btf: %s", strerror(errno));
+	}
+	return btf;
+}
+
+static const struct btf_type *kernel_struct(const char *name, __s32 *id)
+{
+	struct btf *btf = vmlinux_btf();
+	__s32 tid = btf__find_by_name_kind(btf, name, BTF_KIND_STRUCT);
+
+	if (tid < 0)
+		FAIL("no struct %s in the kernel's BTF", name);
+	if (id)
+		*id = tid;
+	return btf__type_by_id(btf, tid);
+}
+
+struct step_field step_field(const char *name)
+{
+	struct btf *btf = vmlinux_btf();
+	const struct btf_type *t = kernel_struct("io_coro_step", NULL);
+	const struct btf_member *m = btf_members(t);
+	__u16 i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		struct step_field f = { .name = name };
+		__s64 size;
+
+		if (strcmp(btf__name_by_offset(btf, m->name_off), name))
+			continue;
+		size = btf__resolve_size(btf, m->type);
+		CHECK(size > 0);
+		f.off = btf_member_bit_offset(t, i) / 8;
+		f.size = (unsigned int)size;
+		return f;
+	}
+	FAIL("struct io_coro_step has no field %s", name);
+}
+
+unsigned int step_size(void)
+{
+	return kernel_struct("io_coro_step", NULL)->size;
+}
+
+int kfunc_btf_id(const char *name)
+{
+	__s32 id = btf__find_by_name_kind(vmlinux_btf(), name, BTF_KIND_FUNC);
+
+	if (id < 0)
+		FAIL("no kfunc %s in the kernel's BTF", name);
+	return id;
+}
+
+/* the index of member "step" of struct io_coro_ops: its attach type */
+static unsigned int step_member(void)
+{
+	struct btf *btf = vmlinux_btf();
+	const struct btf_type *t = kernel_struct("io_coro_ops", NULL);
+	const struct btf_member *m = btf_members(t);
+	__u16 i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), "step"))
+			return i;
+	}
+	FAIL("struct io_coro_ops has no member step");
 }
 
 static char vlog[1 << 16];
 
-/* load @n instructions as an iouring program: fd, or -errno (log in vlog) */
+/* load @n instructions as an io_coro_ops step: fd, or -errno (log in vlog) */
 static int load_insns(const struct bpf_insn *insns, size_t n, __u32 flags)
 {
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = vlog,
 		    .log_size = sizeof(vlog), .log_level = 1,
 		    .prog_flags = flags);
+	__s32 ops_id;
+	int fd;
 
+	kernel_struct("io_coro_ops", &ops_id);
+	opts.attach_btf_id = (__u32)ops_id;
+	opts.expected_attach_type = step_member();
 	vlog[0] = '\0';
-	return bpf_prog_load(BPF_PROG_TYPE_IOURING, "chain_raw", "GPL", insns,
-			     n, &opts);
+	fd = bpf_prog_load(BPF_PROG_TYPE_STRUCT_OPS, "chain_raw", "GPL", insns,
+			   n, &opts);
+	return fd < 0 ? -errno : fd;
 }
 
 /* the load fails with -@err and the log has @msg */

@@ -1,31 +1,33 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The chain suite (tests/lib/case.h): guest tests of the kernel series'
- * "decisions in the kernel" patches, one file per feature:
+ * The chain suite (tests/lib/case.h): guest tests of coroutine steps
+ * (struct io_coro_ops kinds, each attached to a ring by a bpf_link) that
+ * decide in the kernel, one file per feature:
  *
- *   nop_chain.c  a coroutine of 10,000 NOP steps (0004, 0006)
- *   sleepable.c  a read, then a sleepable step: 0004 the previous
- *                completion in struct io_uring_step_ctx, 0014 and 0015
- *                sleepable programs and bpf_copy_from_user()
- *   failed_op.c  a failed op, then a step (0004)
- *   emit.c       0008 bpf_io_uring_emit_cqe()
- *   budget.c     0006, 0011 the step budget (IORING_REGISTER_BPF_BUDGET)
- *   teardown.c   0007, 0012 fatal signals; teardown under load
+ *   nop_chain.c  a coroutine of 10,000 NOP steps, by continuations and by
+ *                starts linked after each NOP, in one io_uring_enter()
+ *   sleepable.c  a read, then a sleepable step: the read's completion in
+ *                struct io_coro_step, bpf_copy_from_user()
+ *   failed_op.c  a failed op, then a step linked after it
+ *   emit.c       bpf_io_coro_emit_cqe()
+ *   budget.c     the step budget: the start's sqe->len and its default
+ *   teardown.c   fatal signals; teardown under load
  *   scale.c      teardown of 100,000 coroutines in flight
- *   cont_link.c  0009 a request with a continuation at the head of a link
- *   verifier.c   the context and helpers the verifier allows
- *   retval.c     0004 the program's return value is the IORING_OP_BPF
- *                request's result
+ *   cont_link.c  a request with a continuation at the head of a link
+ *   verifier.c   the context and the calls the verifier allows a step
+ *   retval.c     the step's return value is its request's result
  *
  * One ctest test chain_<case> per IOCORO_CASE. Every case asserts exact
- * values and fails on the first mismatch; none skips. The programs that
+ * values and fails on the first mismatch; none skips. The steps that
  * several files use are in chain.bpf.c (chain.skel.h, attached by
- * attach_all()); a feature whose programs are its own has them in its own
- * object, x.c beside x.bpf.c (x.skel.h, attached by uring_attach_object()),
- * as emit.c and emit.bpf.c, sleepable.c and sleepable.bpf.c. The constants both sides use are in
- * chain_progs.h. Cases that
- * measure (nop_chain, teardown_*) print their numbers on stdout; nothing
- * asserts on time but the teardown bound (TEARDOWN_BOUND_MS).
+ * attach_all() as the kinds K_* of chain_progs.h); a feature whose steps
+ * are its own has them in its own object, x.c beside x.bpf.c (x.skel.h,
+ * loaded and attached by iocoro_skel_load()), as emit.c and emit.bpf.c. The
+ * constants both sides use are in chain_progs.h. The rings are plain
+ * io_uring_queue_init() rings (no COOP_TASKRUN) in a struct iocoro for
+ * libiocoro's attach calls. Cases that measure (nop_chain, teardown_*)
+ * print their numbers on stdout; nothing asserts on time but the
+ * teardown bound (TEARDOWN_BOUND_MS).
  *
  * The first include of every file of the suite.
  */
@@ -33,12 +35,14 @@
 #define IOCORO_TESTS_CHAIN_H
 
 #define _GNU_SOURCE
-#include <linux/io_uring.h> /* before liburing.h: the patched uapi wins */
+/* iocoro.h first: liburing's own io_uring.h would hide the patched uapi */
+#include <iocoro.h>
 #include <liburing.h>
 
 #include <linux/bpf.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include <fcntl.h>
@@ -58,38 +62,13 @@
 #include "uring_bpf.h"
 #include "chain.skel.h"
 
-/* the ABI of patches 0006-0015, as the patched uapi headers define it */
-_Static_assert(BPF_FUNC_io_uring_emit_cqe == 213,
-	       "bpf_io_uring_emit_cqe is helper 213");
-_Static_assert(IORING_REGISTER_BPF_BUDGET == 130,
-	       "IORING_REGISTER_BPF_BUDGET is 130");
-_Static_assert(sizeof(struct io_uring_step_ctx) == 32,
-	       "struct io_uring_step_ctx is 32 bytes");
-_Static_assert(offsetof(struct io_uring_step_ctx, user_data) == 0, "layout");
-_Static_assert(offsetof(struct io_uring_step_ctx, prev_user_data) == 8,
-	       "layout");
-_Static_assert(offsetof(struct io_uring_step_ctx, prev_res) == 16, "layout");
-_Static_assert(offsetof(struct io_uring_step_ctx, prev_flags) == 20, "layout");
-_Static_assert(offsetof(struct io_uring_step_ctx, has_prev) == 24, "layout");
-_Static_assert(offsetof(struct io_uring_step_ctx, resv) == 28, "layout");
-
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* the uapi's limits of patches 0006 and 0011 */
+/* the uapi's budget limits: a start's sqe->len */
 #define DEFAULT_BUDGET IORING_BPF_DEFAULT_BUDGET
 #define MAX_BUDGET IORING_BPF_MAX_BUDGET
 
-#include "chain_progs.h" /* RC_LEN, EM_MAX, ..., shared with chain.bpf.c */
-
-/* the programs' indices in the table attach_all() attaches */
-enum {
-	P_NOP_CHAIN,
-	P_FAIL_ABORT,
-	P_FAN,
-	P_TICK,
-	P_RET_VAL,
-	P_NR
-};
+#include "chain_progs.h" /* K_*, RC_LEN, EM_MAX, ..., shared with the steps */
 
 #define UD_BPF 0xb0f0000000000001ULL
 #define UD_BPF2 0xb0f0000000000002ULL
@@ -99,42 +78,67 @@ enum {
 #define UD_READ 0x4ead000000000001ULL
 #define UD_FAN 0xfa00000000000001ULL
 #define UD_EMIT 0xe0e0000000000000ULL
-#define UD_TIMEOUT 0x7100000000000000ULL
 
 /* chain.bpf.c opened and loaded */
 struct chain_bpf *skel_load(void);
 
-/* attach every program of the object at its P_* index */
-void attach_all(struct io_uring *ring, struct chain_bpf *skel);
+/* @co: a plain ring of @entries (io_uring_queue_init() flags 0) */
+void chain_ring(struct iocoro *co, unsigned int entries);
+/* the same with io_uring_queue_init_params() */
+void chain_ring_params(struct iocoro *co, unsigned int entries,
+		       struct io_uring_params *p);
 
-/* a loaded skeleton and a ring of @entries with all its programs */
-struct chain_bpf *setup(struct io_uring *ring, unsigned int entries);
+/* every step of chain.bpf.c attached as its K_* kind (iocoro_attach()) */
+void attach_all(struct iocoro *co, struct chain_bpf *skel);
 
-/* the ring and the skeleton of setup() freed */
-void teardown(struct io_uring *ring, struct chain_bpf *skel);
+/* a loaded skeleton and a ring of @entries with all its steps */
+struct chain_bpf *setup(struct iocoro *co, unsigned int entries);
+
+/* the ring (its kinds detached first) and the skeleton of setup() freed */
+void teardown(struct iocoro *co, struct chain_bpf *skel);
+
+/*
+ * A zeroed SQE of @ring prepared as the start of a coroutine of @kind
+ * (iocoro_prep_kind()), user_data @ud; sqe->len, the budget, is 0 (the
+ * default) and the flags are the caller's.
+ */
+struct io_uring_sqe *prep_start(struct io_uring *ring, unsigned int kind,
+				__u64 ud);
 
 /* a temporary file in /tmp holding @len bytes of @data, unlinked at once */
 int tmp_file_with(const void *data, size_t len);
 
-/* the fdinfo of @ring has the line @line (with its '\n') exactly once */
-void check_fdinfo_line(struct io_uring *ring, const char *line);
-
-/* the fdinfo of @ring has "BpfBudget:\t<budget>" */
-void check_fdinfo_budget(struct io_uring *ring, unsigned int budget);
-
-/* the fdinfo of @ring has no BpfBudget line */
-void check_fdinfo_no_budget(struct io_uring *ring);
-
 /* ms since @t0 (uring_now_ns()) */
 double ms_since(uint64_t t0);
-/* nop_chain queues @len NOPs (0: no end) after the first, then UD_DONE */
-void set_nop_chain(struct chain_bpf *skel, unsigned int len);
-
-/* the chain's first request (UD_BPF), with no CQE unless it fails */
-void prep_nop_chain(struct io_uring *ring);
 
 /*
- * Loading @n instructions as an iouring program (BPF_F_* @flags) fails
+ * nop_chain queues @len NOPs (0: no end) after the first run, then posts
+ * UD_DONE; @linked: each NOP -HARDLINK-> a start of its kind, else each
+ * NOP continuing at its kind
+ */
+void set_nop_chain(struct chain_bpf *skel, unsigned int len, bool linked);
+
+/* the chain's start (UD_BPF, budget @budget), no CQE unless it fails */
+void prep_nop_chain(struct io_uring *ring, unsigned int budget);
+
+/* ---- raw struct io_coro_ops steps (verifier.c, retval.c) */
+
+/* a field of the kernel's struct io_coro_step, from its BTF */
+struct step_field {
+	const char *name;
+	unsigned int off;
+	unsigned int size;
+};
+
+/* the offset and size of field @name of struct io_coro_step */
+struct step_field step_field(const char *name);
+/* sizeof(struct io_coro_step), from the kernel's BTF */
+unsigned int step_size(void);
+/* the BTF id of kfunc @name in the kernel's BTF */
+int kfunc_btf_id(const char *name);
+
+/*
+ * Loading @n instructions as an io_coro_ops step (BPF_F_* @flags) fails
  * with -@err and the verifier log has @msg; @what names the program
  */
 void expect_reject(const char *what, const struct bpf_insn *insns, size_t n,
@@ -143,5 +147,15 @@ void expect_reject(const char *what, const struct bpf_insn *insns, size_t n,
 /* the same load succeeds: the program's fd */
 int expect_load(const char *what, const struct bpf_insn *insns, size_t n,
 		__u32 flags);
+
+/*
+ * A raw step's first instruction: r1 = the struct io_coro_step pointer,
+ * the step's only argument (struct_ops programs take theirs as an array
+ * of u64)
+ */
+#define LOAD_STEP_ARG() LDX(BPF_DW, BPF_REG_1, BPF_REG_1, 0)
+
+/* a call of the kernel function of BTF id @id (kfunc_btf_id()) */
+#define CALL_KFUNC(id) INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, id)
 
 #endif

@@ -1,7 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* Constants of chain.bpf.c that the chain suite (chain.h) uses too */
+/* Constants of the chain suite's steps that its tests (chain.h) use too */
 #ifndef IOCORO_TESTS_CHAIN_PROGS_H
 #define IOCORO_TESTS_CHAIN_PROGS_H
+
+/* the kinds attach_all() attaches chain.bpf.c's steps as */
+enum {
+	K_NOP_CHAIN,
+	K_FAIL_ABORT,
+	K_FAN,
+	K_TICK,
+	K_RET_VAL,
+	K_NR
+};
 
 /* read_check: the bytes it compares (rc_want, rc_got, ...) */
 #define RC_LEN 32

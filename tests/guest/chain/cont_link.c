@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * 0009 A request that carries a continuation, at the head of a link
- * (cont_link.bpf.c). The program's result is the request's, but a link
- * its operation broke stays broken: the rest of the link runs only if
- * both the operation and the program succeeded (or the link is hard).
- * Found by the ABI fuzzer: when a later member of the link failed its
- * prep, the head failed unissued, its program returned 0, and the member
- * was then issued unprepared (a WARNING in io_fsync(), an oops in
- * path_init() for GETXATTR).
+ * A request that carries a continuation, at the head of a link
+ * (cont_link.bpf.c). The step's result is the request's, but a link its
+ * operation broke stays broken: the rest of the link runs only if both
+ * the operation and the step succeeded (or the link is hard). A later
+ * member of the link that fails its prep fails the head unissued; its
+ * step's 0 must not get the member issued unprepared (the ABI fuzzer's
+ * WARNING in io_fsync(), oops in path_init() for GETXATTR).
  */
 #include "chain.h"
 #include "cont_link.skel.h"
@@ -16,19 +15,24 @@
 #define UD_A 0xa
 #define UD_B 0xb
 
-enum { P_CL_START, P_CL_STEP };
-
-static struct cont_link_bpf *cl_setup(struct io_uring *ring)
+static struct cont_link_bpf *cl_setup(struct iocoro *co)
 {
 	struct cont_link_bpf *skel;
 
-	uring_bpf_register_sec();
-	skel = cont_link_bpf__open_and_load();
+	chain_ring(co, 8);
+	skel = cont_link_bpf__open();
 	if (!skel)
-		FAIL("cont_link_bpf__open_and_load: %s", strerror(errno));
-	uring_init(ring, 8, 0);
-	uring_attach_object(ring, skel->obj);
+		FAIL("cont_link_bpf__open: %s", strerror(errno));
+	CHECK_EQ(CHECK_RET(iocoro_skel_load(co, skel->skeleton, NULL)), 2);
+	skel->bss->cl_step_kind =
+		CHECK_RET(iocoro_prog_index(skel->obj, skel->progs.cl_step));
 	return skel;
+}
+
+static void cl_teardown(struct iocoro *co, struct cont_link_bpf *skel)
+{
+	iocoro_queue_exit(co);
+	cont_link_bpf__destroy(skel);
 }
 
 /*
@@ -38,20 +42,25 @@ static struct cont_link_bpf *cl_setup(struct io_uring *ring)
 static void cl_run_n(struct io_uring *ring, struct cont_link_bpf *skel,
 		     int ret, struct io_uring_cqe *cqes, unsigned int n)
 {
+	int start;
+
 	skel->bss->cl_sqe[0].user_data = UD_A;
 	skel->bss->cl_sqe[1].user_data = UD_B;
 	skel->bss->cl_rc[0] = 1;
 	skel->bss->cl_rc[1] = 1;
 	skel->bss->cl_runs = 0;
-	skel->bss->cl_prev_res = 7;
+	skel->bss->cl_res = 7;
+	skel->bss->cl_res_ud = 7;
 	skel->bss->cl_ret = ret;
-	uring_prep_bpf(ring, P_CL_START, UD_START);
+	start = CHECK_RET(iocoro_prog_index(skel->obj, skel->progs.cl_start));
+	prep_start(ring, start, UD_START);
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, n);
 	EXPECT_CQE(cqes, n, UD_START, 0);
 	CHECK_EQ(skel->bss->cl_rc[0], 0);
 	CHECK_EQ(skel->bss->cl_rc[1], 0);
 	CHECK_EQ(skel->bss->cl_runs, 1);
+	CHECK_EQ_U64(skel->bss->cl_res_ud, UD_A);
 }
 
 /* cl_run_n() of the three CQEs of UD_START, UD_A and UD_B */
@@ -83,8 +92,8 @@ static void cl_bad_read(struct cont_link_bpf *skel, __u8 a_flags)
 
 /*
  * A later member of the link fails io_init_req() or its prep: the head
- * fails unissued (-ECANCELED, which its program sees) and the member
- * completes with its error whatever the program returns, never issued.
+ * fails unissued (-ECANCELED, which its step sees) and the member
+ * completes with its error whatever the step returns, never issued.
  * The kernel log of the case shows that nothing warned.
  */
 IOCORO_CASE(cont_link_unprepared)
@@ -92,10 +101,11 @@ IOCORO_CASE(cont_link_unprepared)
 	struct io_uring_cqe cqes[3];
 	struct cont_link_bpf *skel;
 	struct io_uring_sqe *b;
-	struct io_uring ring;
+	struct iocoro co;
+	struct io_uring *ring = &co.ring;
 	int fd;
 
-	skel = cl_setup(&ring);
+	skel = cl_setup(&co);
 	fd = CHECK_SYS(open("/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600));
 
 	/* B: FSYNC whose prep refuses a non-zero addr */
@@ -103,10 +113,10 @@ IOCORO_CASE(cont_link_unprepared)
 	b = &skel->bss->cl_sqe[1];
 	io_uring_prep_fsync(b, fd, 0);
 	b->addr = 1;
-	cl_run(&ring, skel, 0, cqes);
+	cl_run(ring, skel, 0, cqes);
 	EXPECT_CQE(cqes, 3, UD_A, 0);
 	EXPECT_CQE(cqes, 3, UD_B, -EINVAL);
-	CHECK_EQ(skel->bss->cl_prev_res, -ECANCELED);
+	CHECK_EQ(skel->bss->cl_res, -ECANCELED);
 
 	/* B: GETXATTR with an ioprio, refused by io_init_req() */
 	cl_nops(skel, IOSQE_IO_LINK);
@@ -114,71 +124,70 @@ IOCORO_CASE(cont_link_unprepared)
 	memset(b, 0, sizeof(*b));
 	b->opcode = IORING_OP_GETXATTR;
 	b->ioprio = 1;
-	cl_run(&ring, skel, 0, cqes);
+	cl_run(ring, skel, 0, cqes);
 	EXPECT_CQE(cqes, 3, UD_A, 0);
 	EXPECT_CQE(cqes, 3, UD_B, -EINVAL);
-	CHECK_EQ(skel->bss->cl_prev_res, -ECANCELED);
+	CHECK_EQ(skel->bss->cl_res, -ECANCELED);
 
 	/* a hard link is no different: B was never prepared */
 	cl_nops(skel, IOSQE_IO_HARDLINK);
 	b = &skel->bss->cl_sqe[1];
 	io_uring_prep_fsync(b, fd, 0);
 	b->addr = 1;
-	cl_run(&ring, skel, 0, cqes);
+	cl_run(ring, skel, 0, cqes);
 	EXPECT_CQE(cqes, 3, UD_A, 0);
 	EXPECT_CQE(cqes, 3, UD_B, -EINVAL);
 
 	close(fd);
-	io_uring_queue_exit(&ring);
-	cont_link_bpf__destroy(skel);
+	cl_teardown(&co, skel);
 }
 
-/* the rest of the link runs when the operation and the program succeed */
+/* the rest of the link runs when the operation and the step succeed */
 IOCORO_CASE(cont_link_rules)
 {
 	struct io_uring_cqe cqes[3];
 	struct cont_link_bpf *skel;
-	struct io_uring ring;
+	struct iocoro co;
+	struct io_uring *ring = &co.ring;
 
-	skel = cl_setup(&ring);
+	skel = cl_setup(&co);
 
 	/* both succeed: B runs */
 	cl_nops(skel, IOSQE_IO_LINK);
-	cl_run(&ring, skel, 5, cqes);
+	cl_run(ring, skel, 5, cqes);
 	EXPECT_CQE(cqes, 3, UD_A, 5);
 	EXPECT_CQE(cqes, 3, UD_B, 0);
-	CHECK_EQ(skel->bss->cl_prev_res, 0);
+	CHECK_EQ(skel->bss->cl_res, 0);
 
-	/* the program fails: B is cancelled */
+	/* the step fails: B is cancelled */
 	cl_nops(skel, IOSQE_IO_LINK);
-	cl_run(&ring, skel, -EPROTO, cqes);
+	cl_run(ring, skel, -EPROTO, cqes);
 	EXPECT_CQE(cqes, 3, UD_A, -EPROTO);
 	EXPECT_CQE(cqes, 3, UD_B, -ECANCELED);
 
-	/* the operation fails, the program returns 0: B is cancelled */
+	/* the operation fails, the step returns 0: B is cancelled */
 	cl_bad_read(skel, IOSQE_IO_LINK);
-	cl_run(&ring, skel, 0, cqes);
+	cl_run(ring, skel, 0, cqes);
 	EXPECT_CQE(cqes, 3, UD_A, 0);
 	EXPECT_CQE(cqes, 3, UD_B, -ECANCELED);
-	CHECK_EQ(skel->bss->cl_prev_res, -EBADF);
+	CHECK_EQ(skel->bss->cl_res, -EBADF);
 
 	/*
-	 * with IOSQE_CQE_SKIP_SUCCESS the program's 0 posts nothing, though
+	 * with IOSQE_CQE_SKIP_SUCCESS the step's 0 posts nothing, though
 	 * the operation failed; B is cancelled all the same
 	 */
 	cl_bad_read(skel, IOSQE_IO_LINK | IOSQE_CQE_SKIP_SUCCESS);
-	cl_run_n(&ring, skel, 0, cqes, 2);
+	cl_run_n(ring, skel, 0, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_B, -ECANCELED);
-	CHECK_EQ(skel->bss->cl_prev_res, -EBADF);
-	CHECK_EQ(io_uring_cq_ready(&ring), 0);
+	CHECK_EQ(skel->bss->cl_res, -EBADF);
+	CHECK_EQ(io_uring_cq_ready(ring), 0);
 
 	/* the same under a hard link: B runs */
 	cl_bad_read(skel, IOSQE_IO_HARDLINK);
-	cl_run(&ring, skel, 0, cqes);
+	cl_run(ring, skel, 0, cqes);
 	EXPECT_CQE(cqes, 3, UD_A, 0);
 	EXPECT_CQE(cqes, 3, UD_B, 0);
-	CHECK_EQ(skel->bss->cl_prev_res, -EBADF);
+	CHECK_EQ(skel->bss->cl_res, -EBADF);
 
-	io_uring_queue_exit(&ring);
-	cont_link_bpf__destroy(skel);
+	cl_teardown(&co, skel);
 }

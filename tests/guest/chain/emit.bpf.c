@@ -1,43 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The programs of emit.c (patch 0008, bpf_io_uring_emit_cqe()): an object
- * of their own (emit.skel.h), attached by uring_attach_object() in the
- * order below (enum emit_prog in emit.c).
+ * The steps of emit.c (bpf_io_coro_emit_cqe()): an object of their own
+ * (emit.skel.h), attached by iocoro_skel_load() as kinds in this order.
  */
-#include <linux/bpf.h>
-#include <linux/io_uring.h>
-#include <bpf/bpf_helpers.h>
-
-/* the helper of patch 0008, by its id in the patched uapi */
-static long (*bpf_io_uring_emit_cqe)(void *ctx, __u64 user_data, __s32 res,
-				     __u32 flags) =
-	(void *)BPF_FUNC_io_uring_emit_cqe;
+#include <iocoro/coro_ops.h>
 
 #include "chain_progs.h"
+
+char LICENSE[] SEC("license") = "GPL";
 
 /* ------------------------------------------------------------ emit_many */
 /*
  * Posts em_nr (<= EM_MAX) CQEs (em_base + i, res i, flags 0) in one run and
- * returns how many the helper accepted; em_err counts refusals, em_last_err
+ * returns how many the kfunc accepted; em_err counts refusals, em_last_err
  * is the last error.
  */
 __u32 em_nr;
 __u64 em_base;
 __u32 em_ok;
 __u32 em_err;
-long em_last_err;
+int em_last_err;
 
-SEC("iouring")
-int emit_many(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(emit_many)
 {
 	__u32 i;
 
 	for (i = 0; i < EM_MAX; i++) {
-		long rc;
+		int rc;
 
 		if (i >= em_nr)
 			break;
-		rc = bpf_io_uring_emit_cqe(ctx, em_base + i, (__s32)i, 0);
+		rc = bpf_io_coro_emit_cqe(step, em_base + i, (__s32)i, 0);
 		if (rc) {
 			em_err++;
 			em_last_err = rc;
@@ -49,28 +42,30 @@ int emit_many(struct io_uring_step_ctx *ctx)
 }
 
 /*
- * Posts ev_n (<= EV_MAX) CQEs given field by field, records each helper
+ * Posts ev_n (<= EV_MAX) CQEs given field by field, records each kfunc
  * result, returns ev_ret.
  */
 __u32 ev_n;
 __u64 ev_ud[EV_MAX];
 __s32 ev_res[EV_MAX];
 __u32 ev_flags[EV_MAX];
-long ev_rc[EV_MAX];
+int ev_rc[EV_MAX];
 __s32 ev_ret;
 
-SEC("iouring")
-int emit_vals(struct io_uring_step_ctx *ctx)
+IOCORO_STEP(emit_vals)
 {
 	__u32 i;
 
 	for (i = 0; i < EV_MAX; i++) {
 		if (i >= ev_n)
 			break;
-		ev_rc[i] = bpf_io_uring_emit_cqe(ctx, ev_ud[i], ev_res[i],
-						 ev_flags[i]);
+		ev_rc[i] = bpf_io_coro_emit_cqe(step, ev_ud[i], ev_res[i],
+						ev_flags[i]);
 	}
 	return ev_ret;
 }
 
-char LICENSE[] SEC("license") = "GPL";
+SEC(".struct_ops")
+struct io_coro_ops emit_many_kind = { .step = (void *)emit_many };
+SEC(".struct_ops")
+struct io_coro_ops emit_vals_kind = { .step = (void *)emit_vals };

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
-/* A failed op, then a step: the step sees the failure (0004) */
+/* A failed op, then a step linked after it: the step sees the failure */
 #include "chain.h"
 
 static void reset_fa(struct chain_bpf *skel)
 {
 	skel->bss->fa_runs = 0;
-	skel->bss->fa_has_prev = 7;
-	skel->bss->fa_prev_res = 7;
-	skel->bss->fa_prev_flags = 7;
-	skel->bss->fa_prev_ud = 7;
+	skel->bss->fa_has_res = 7;
+	skel->bss->fa_res = 7;
+	skel->bss->fa_cqe_flags = 7;
+	skel->bss->fa_res_ud = 7;
 	skel->bss->fa_ud = 7;
 }
 
@@ -25,7 +25,7 @@ static void read_abort_nop(struct io_uring *ring, int fd, void *buf,
 	io_uring_prep_read(sqe, fd, buf, len, 0);
 	sqe->flags = link;
 	sqe->user_data = UD_READ;
-	uring_prep_bpf(ring, P_FAIL_ABORT, UD_BPF)->flags = IOSQE_IO_LINK;
+	prep_start(ring, K_FAIL_ABORT, UD_BPF)->flags = IOSQE_IO_LINK;
 	sqe = uring_sqe(ring);
 	io_uring_prep_nop(sqe);
 	sqe->user_data = UD_NOP;
@@ -34,34 +34,35 @@ static void read_abort_nop(struct io_uring *ring, int fd, void *buf,
 }
 
 /*
- * READ of a bad fd -HARDLINK-> fail_abort -LINK-> NOP: the program sees
+ * READ of a bad fd -HARDLINK-> fail_abort -LINK-> NOP: the step sees
  * -EBADF, aborts with -EPROTO, the NOP is cancelled. With a soft link the
- * program does not run at all. A good read passes its result through.
+ * step does not run at all. A good read passes its result through.
  */
 IOCORO_CASE(failed_op)
 {
-	struct io_uring ring;
-	struct chain_bpf *skel = setup(&ring, 8);
+	struct iocoro co;
+	struct io_uring *ring = &co.ring;
+	struct chain_bpf *skel = setup(&co, 8);
 	struct io_uring_cqe cqes[3];
 	static char buf[64];
 	int bad = uring_closed_fd(), zero;
 
-	/* hard link: the program runs after the failure and aborts */
+	/* hard link: the step runs after the failure and aborts */
 	reset_fa(skel);
-	read_abort_nop(&ring, bad, buf, sizeof(buf), IOSQE_IO_HARDLINK, cqes);
+	read_abort_nop(ring, bad, buf, sizeof(buf), IOSQE_IO_HARDLINK, cqes);
 	EXPECT_CQE(cqes, 3, UD_READ, -EBADF);
 	EXPECT_CQE(cqes, 3, UD_BPF, -EPROTO);
 	EXPECT_CQE(cqes, 3, UD_NOP, -ECANCELED);
 	CHECK_EQ(skel->bss->fa_runs, 1);
-	CHECK_EQ(skel->bss->fa_has_prev, 1);
-	CHECK_EQ(skel->bss->fa_prev_res, -EBADF);
-	CHECK_EQ(skel->bss->fa_prev_flags, 0);
-	CHECK_EQ_U64(skel->bss->fa_prev_ud, UD_READ);
+	CHECK_EQ(skel->bss->fa_has_res, 1);
+	CHECK_EQ(skel->bss->fa_res, -EBADF);
+	CHECK_EQ(skel->bss->fa_cqe_flags, 0);
+	CHECK_EQ_U64(skel->bss->fa_res_ud, UD_READ);
 	CHECK_EQ_U64(skel->bss->fa_ud, UD_BPF);
 
-	/* soft link: the failure cancels the BPF request, it never runs */
+	/* soft link: the failure cancels the start, its step never runs */
 	reset_fa(skel);
-	read_abort_nop(&ring, bad, buf, sizeof(buf), IOSQE_IO_LINK, cqes);
+	read_abort_nop(ring, bad, buf, sizeof(buf), IOSQE_IO_LINK, cqes);
 	EXPECT_CQE(cqes, 3, UD_READ, -EBADF);
 	EXPECT_CQE(cqes, 3, UD_BPF, -ECANCELED);
 	EXPECT_CQE(cqes, 3, UD_NOP, -ECANCELED);
@@ -70,56 +71,57 @@ IOCORO_CASE(failed_op)
 	/* a good read: its result is passed on and the NOP runs */
 	reset_fa(skel);
 	zero = CHECK_SYS(open("/dev/zero", O_RDONLY | O_CLOEXEC));
-	read_abort_nop(&ring, zero, buf, 17, IOSQE_IO_HARDLINK, cqes);
+	read_abort_nop(ring, zero, buf, 17, IOSQE_IO_HARDLINK, cqes);
 	EXPECT_CQE(cqes, 3, UD_READ, 17);
 	EXPECT_CQE(cqes, 3, UD_BPF, 17);
 	EXPECT_CQE(cqes, 3, UD_NOP, 0);
 	CHECK_EQ(skel->bss->fa_runs, 1);
-	CHECK_EQ(skel->bss->fa_has_prev, 1);
-	CHECK_EQ(skel->bss->fa_prev_res, 17);
-	CHECK_EQ_U64(skel->bss->fa_prev_ud, UD_READ);
+	CHECK_EQ(skel->bss->fa_has_res, 1);
+	CHECK_EQ(skel->bss->fa_res, 17);
+	CHECK_EQ_U64(skel->bss->fa_res_ud, UD_READ);
 	close(zero);
 
-	teardown(&ring, skel);
+	teardown(&co, skel);
 }
 
 /*
- * The previous completion of a BPF request linked after another BPF
- * request is that request's program result; a BPF request linked after
- * nothing sees all zeros (and fail_abort answers -EINVAL).
+ * The completion a start linked after another start sees is that
+ * request's step result; a start linked after nothing sees all zeros
+ * (and fail_abort answers -EINVAL).
  */
 IOCORO_CASE(prev_of_bpf)
 {
-	struct io_uring ring;
-	struct chain_bpf *skel = setup(&ring, 8);
+	struct iocoro co;
+	struct io_uring *ring = &co.ring;
+	struct chain_bpf *skel = setup(&co, 8);
 	struct io_uring_cqe cqes[2];
 
 	skel->bss->rv_ret = 4242;
 	reset_fa(skel);
-	uring_prep_bpf(&ring, P_RET_VAL, UD_BPF2)->flags = IOSQE_IO_LINK;
-	uring_prep_bpf(&ring, P_FAIL_ABORT, UD_BPF);
-	uring_submit(&ring, 2);
-	uring_reap(&ring, cqes, 2);
+	prep_start(ring, K_RET_VAL, UD_BPF2)->flags = IOSQE_IO_LINK;
+	prep_start(ring, K_FAIL_ABORT, UD_BPF);
+	uring_submit(ring, 2);
+	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_BPF2, 4242);
 	EXPECT_CQE(cqes, 2, UD_BPF, 4242);
 	CHECK_EQ(skel->bss->fa_runs, 1);
-	CHECK_EQ(skel->bss->fa_has_prev, 1);
-	CHECK_EQ(skel->bss->fa_prev_res, 4242);
-	CHECK_EQ(skel->bss->fa_prev_flags, 0);
-	CHECK_EQ_U64(skel->bss->fa_prev_ud, UD_BPF2);
+	CHECK_EQ(skel->bss->fa_has_res, 1);
+	CHECK_EQ(skel->bss->fa_res, 4242);
+	CHECK_EQ(skel->bss->fa_cqe_flags, 0);
+	CHECK_EQ_U64(skel->bss->fa_res_ud, UD_BPF2);
 
 	/* alone */
 	reset_fa(skel);
-	uring_prep_bpf(&ring, P_FAIL_ABORT, UD_BPF);
-	uring_submit(&ring, 1);
-	uring_reap(&ring, cqes, 1);
+	prep_start(ring, K_FAIL_ABORT, UD_BPF);
+	uring_submit(ring, 1);
+	uring_reap(ring, cqes, 1);
 	EXPECT_CQE(cqes, 1, UD_BPF, -EINVAL);
 	CHECK_EQ(skel->bss->fa_runs, 1);
-	CHECK_EQ(skel->bss->fa_has_prev, 0);
-	CHECK_EQ(skel->bss->fa_prev_res, 0);
-	CHECK_EQ(skel->bss->fa_prev_flags, 0);
-	CHECK_EQ_U64(skel->bss->fa_prev_ud, 0);
+	CHECK_EQ(skel->bss->fa_has_res, 0);
+	CHECK_EQ(skel->bss->fa_res, 0);
+	CHECK_EQ(skel->bss->fa_cqe_flags, 0);
+	CHECK_EQ_U64(skel->bss->fa_res_ud, 0);
 	CHECK_EQ_U64(skel->bss->fa_ud, UD_BPF);
 
-	teardown(&ring, skel);
+	teardown(&co, skel);
 }

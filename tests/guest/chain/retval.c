@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* 0004 the return value of a program is the result of its request */
+/* The return value of a step is the result of its request */
 #include "chain.h"
 
-/* BPF -LINK-> NOP with the program returning @ret */
+/* a start of ret_val -LINK-> NOP, the step returning @ret */
 static void ret_then_nop(struct io_uring *ring, struct chain_bpf *skel,
 			 int ret, int nop_res)
 {
@@ -11,7 +11,7 @@ static void ret_then_nop(struct io_uring *ring, struct chain_bpf *skel,
 
 	skel->bss->rv_ret = ret;
 	skel->bss->rv_runs = 0;
-	uring_prep_bpf(ring, P_RET_VAL, UD_BPF)->flags = IOSQE_IO_LINK;
+	prep_start(ring, K_RET_VAL, UD_BPF)->flags = IOSQE_IO_LINK;
 	sqe = uring_sqe(ring);
 	io_uring_prep_nop(sqe);
 	sqe->user_data = UD_NOP;
@@ -24,44 +24,45 @@ static void ret_then_nop(struct io_uring *ring, struct chain_bpf *skel,
 
 IOCORO_CASE(retval)
 {
-	struct io_uring ring;
-	struct chain_bpf *skel = setup(&ring, 8);
+	struct iocoro co;
+	struct io_uring *ring = &co.ring;
+	struct chain_bpf *skel = setup(&co, 8);
 	struct io_uring_cqe cqe, cqes[2];
 	struct io_uring_sqe *sqe;
 
-	ret_then_nop(&ring, skel, 12345, 0);
-	ret_then_nop(&ring, skel, -ENOENT, -ECANCELED);
-	ret_then_nop(&ring, skel, 0, 0);
-	ret_then_nop(&ring, skel, INT_MAX, 0);
-	ret_then_nop(&ring, skel, INT_MIN, -ECANCELED);
-	ret_then_nop(&ring, skel, -1, -ECANCELED);
-	ret_then_nop(&ring, skel, -4095, -ECANCELED);
+	ret_then_nop(ring, skel, 12345, 0);
+	ret_then_nop(ring, skel, -ENOENT, -ECANCELED);
+	ret_then_nop(ring, skel, 0, 0);
+	ret_then_nop(ring, skel, INT_MAX, 0);
+	ret_then_nop(ring, skel, INT_MIN, -ECANCELED);
+	ret_then_nop(ring, skel, -1, -ECANCELED);
+	ret_then_nop(ring, skel, -4095, -ECANCELED);
 
 	/* a hard link goes on after a negative result */
 	skel->bss->rv_ret = -ENOENT;
-	uring_prep_bpf(&ring, P_RET_VAL, UD_BPF)->flags = IOSQE_IO_HARDLINK;
-	sqe = uring_sqe(&ring);
+	prep_start(ring, K_RET_VAL, UD_BPF)->flags = IOSQE_IO_HARDLINK;
+	sqe = uring_sqe(ring);
 	io_uring_prep_nop(sqe);
 	sqe->user_data = UD_NOP;
-	uring_submit(&ring, 2);
-	uring_reap(&ring, cqes, 2);
+	uring_submit(ring, 2);
+	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_BPF, -ENOENT);
 	EXPECT_CQE(cqes, 2, UD_NOP, 0);
 
 	/* CQE_SKIP_SUCCESS: a positive result is a success, no CQE */
 	skel->bss->rv_ret = 12345;
-	uring_prep_bpf(&ring, P_RET_VAL, UD_BPF)->flags =
+	prep_start(ring, K_RET_VAL, UD_BPF)->flags =
 		IOSQE_CQE_SKIP_SUCCESS;
-	uring_submit(&ring, 1);
-	uring_reap(&ring, NULL, 0);
+	uring_submit(ring, 1);
+	uring_reap(ring, NULL, 0);
 	/* and a negative one is a failure: its CQE comes */
 	skel->bss->rv_ret = -ENOENT;
-	uring_prep_bpf(&ring, P_RET_VAL, UD_BPF)->flags =
+	prep_start(ring, K_RET_VAL, UD_BPF)->flags =
 		IOSQE_CQE_SKIP_SUCCESS;
-	uring_submit(&ring, 1);
-	uring_reap(&ring, &cqe, 1);
+	uring_submit(ring, 1);
+	uring_reap(ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF, -ENOENT);
-	teardown(&ring, skel);
+	teardown(&co, skel);
 }
 
 /* a 64-bit r0 is taken as an int: the low 32 bits */
@@ -77,10 +78,10 @@ IOCORO_CASE(retval_raw)
 		{ 0x00000000fffffffeULL, -2 },
 	};
 	struct io_uring_cqe cqe;
-	struct io_uring ring;
+	struct iocoro co;
 	unsigned int i;
 
-	uring_init(&ring, 8, 0);
+	chain_ring(&co, 8);
 	for (i = 0; i < ARRAY_SIZE(vals); i++) {
 		const struct bpf_insn insns[] = {
 			LD_IMM64(BPF_REG_0, vals[i].r0),
@@ -88,17 +89,17 @@ IOCORO_CASE(retval_raw)
 		};
 		int fd = expect_load("r0 = imm64", insns, ARRAY_SIZE(insns), 0);
 
-		CHECK_EQ(uring_attach(&ring, &fd, 1), 0);
-		uring_prep_bpf(&ring, 0, UD_BPF);
-		uring_submit(&ring, 1);
-		uring_reap(&ring, &cqe, 1);
+		CHECK_EQ(iocoro_attach(&co, &fd, 1), 0);
+		prep_start(&co.ring, 0, UD_BPF);
+		uring_submit(&co.ring, 1);
+		uring_reap(&co.ring, &cqe, 1);
 		if (cqe.res != vals[i].res)
 			FAIL("r0 = 0x%llx: res %d, want %d",
 			     (unsigned long long)vals[i].r0, cqe.res,
 			     vals[i].res);
 		CHECK_CQE(&cqe, UD_BPF, vals[i].res);
-		CHECK_EQ(uring_detach(&ring), 0);
+		CHECK_EQ(iocoro_detach(&co), 0);
 		close(fd);
 	}
-	io_uring_queue_exit(&ring);
+	iocoro_queue_exit(&co);
 }

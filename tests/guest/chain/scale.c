@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: MIT
 /*
  * Teardown at scale (issue 21, section 4): coroutines in flight, each
- * waiting in a TIMEOUT its step carries (scale.bpf.c), torn down by
- * closing the ring, exit, SIGKILL and exec. Two children at a time, each
- * with its own ring and program, torn down at once: close beside exit,
- * SIGKILL beside exec (the guest has two CPUs). Each child holds
- * IOCORO_SCALE_COROS coroutines (default 25,000: the same paths as the
- * 100,000 the issue asks for, in a quarter of the test run's time); the
- * full size, by hand in the guest:
+ * waiting in a TIMEOUT that continues at its step's kind (scale.bpf.c),
+ * torn down by closing the ring, exit, SIGKILL and exec. Two children at
+ * a time, each with its own ring and kind, torn down at once: close
+ * beside exit, SIGKILL beside exec (the guest has two CPUs). Each child
+ * holds IOCORO_SCALE_COROS coroutines (default 25,000: the same paths as
+ * the 100,000 the issue asks for, in a quarter of the test run's time);
+ * the full size, by hand in the guest:
  *
- *   IOCORO_SCALE_COROS=100000 ctest -R chain_scale A child that holds them
- * must go within a bound; the io_kiocb objects must be back to where they were
- * before (io_kiocb is SLAB_TYPESAFE_BY_RCU, which KASAN does not
- * quarantine); kmemleak and the kernel log gate of the guest runner check
- * the rest. Memory per coroutine in flight is printed.
+ *   IOCORO_SCALE_COROS=100000 ctest -R chain_scale
+ *
+ * A child that holds them must go within a bound; the io_kiocb objects
+ * must be back to where they were before (io_kiocb is
+ * SLAB_TYPESAFE_BY_RCU, which KASAN does not quarantine); kmemleak and the
+ * kernel log gate of the guest runner check the rest. Memory per
+ * coroutine in flight is printed.
  */
 #include "chain.h"
 #include "slab.h"
@@ -23,7 +25,7 @@
 #define SC_MAX_COROS 1000000
 #define SC_COROS sc_coros()
 #define SC_SQ 32768
-/* TCG + KASAN: 100,000 submissions, program runs and teardowns */
+/* TCG + KASAN: 100,000 submissions, step runs and teardowns */
 #define SC_READY_MS 240000
 #define SC_GONE_MS 120000
 /* what the request caches and per-cpu slabs may keep around */
@@ -84,24 +86,25 @@ static void sc_child(struct scale_bpf *skel, enum sc_variant v, int wfd,
 				     .cq_entries = 2 * SC_SQ };
 	struct __kernel_timespec ts = { 0, 50000000 };
 	struct io_uring_cqe *cqe;
-	struct io_uring ring;
+	struct iocoro co;
+	struct io_uring *ring = &co.ring;
 	unsigned int i, batch;
 
-	uring_init_params(&ring, SC_SQ, &p);
-	uring_attach_object(&ring, skel->obj);
+	chain_ring_params(&co, SC_SQ, &p);
+	CHECK_EQ(iocoro_attach_object(&co, skel->obj), 1);
 	for (i = 0; i < SC_COROS; i += batch) {
 		unsigned int j;
 
 		batch = SC_COROS - i < SC_SQ ? SC_COROS - i : SC_SQ;
 		for (j = 0; j < batch; j++)
-			uring_prep_bpf(&ring, 0, i + j)->flags =
+			prep_start(ring, 0, i + j)->flags =
 				IOSQE_CQE_SKIP_SUCCESS;
-		uring_submit(&ring, (int)batch);
+		uring_submit(ring, (int)batch);
 	}
 	/* the first steps run in the ring's waits */
 	while (__atomic_load_n(&skel->bss->sc_started, __ATOMIC_RELAXED) +
 		       skel->bss->sc_queue_err < SC_COROS) {
-		if (!io_uring_wait_cqe_timeout(&ring, &cqe, &ts))
+		if (!io_uring_wait_cqe_timeout(ring, &cqe, &ts))
 			_exit(3);	/* nothing ends before the teardown */
 	}
 	uring_write_byte(wfd, 'R');
@@ -110,7 +113,7 @@ static void sc_child(struct scale_bpf *skel, enum sc_variant v, int wfd,
 
 	switch (v) {
 	case SC_CLOSE:
-		io_uring_queue_exit(&ring);
+		iocoro_queue_exit(&co);
 		_exit(0);
 	case SC_EXIT:
 		exit(0);
@@ -145,6 +148,7 @@ static void sc_start(struct sc_run *r)
 	r->skel = scale_bpf__open_and_load();
 	if (!r->skel)
 		FAIL("scale_bpf__open_and_load: %s", strerror(errno));
+	CHECK_EQ(iocoro_prog_index(r->skel->obj, r->skel->progs.scale_wait), 0);
 	r->skel->bss->sc_ts = (uintptr_t)&sc_hour;
 	CHECK_SYS(pipe2(g, O_CLOEXEC));
 	r->pid = uring_fork_with_pipe(p);
@@ -214,7 +218,6 @@ static void scale_teardown(const enum sc_variant *v, int n)
 	int i;
 
 	CHECK(n <= (int)(sizeof(runs) / sizeof(runs[0])));
-	uring_bpf_register_sec();
 	k0 = test_kiocb_objects();
 	s0 = sunreclaim_kb();
 	for (i = 0; i < n; i++) {
@@ -259,7 +262,7 @@ static void scale_teardown(const enum sc_variant *v, int n)
 		FAIL("teardown: %ld io_kiocb objects are still there, %ld "
 		     "before", k2, k0);
 	for (i = 0; i < n; i++) {
-		/* the programs ran no further step for a task that is gone */
+		/* no further step ran for a task that is gone */
 		CHECK_EQ(runs[i].skel->bss->sc_ended, 0);
 		close(runs[i].ready_fd);
 		close(runs[i].go_fd);

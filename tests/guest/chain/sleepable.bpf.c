@@ -1,23 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The program of sleepable.c (patches 0014 and 0015): an object of its own
- * (sleepable.skel.h), attached by uring_attach_object() at index 0.
+ * The sleepable step of sleepable.c: an object of its own
+ * (sleepable.skel.h), attached by iocoro_skel_load() as kind 0.
  */
-#include <linux/bpf.h>
-#include <linux/errno.h>
-#include <linux/io_uring.h>
-#include <bpf/bpf_helpers.h>
+#include <iocoro/coro_ops.h>
 
 #include "chain_progs.h"
 
+char LICENSE[] SEC("license") = "GPL";
+
+
 /* ----------------------------------------------------------- read_check */
 /*
- * Sleepable (sleepable.c sets BPF_F_SLEEPABLE): run after a read of
- * rc_buf, it records the read's completion, copies what was read with
+ * Sleepable (IOCORO_SEC_SLEEPABLE: iocoro_object_prepare() gives it
+ * BPF_F_SLEEPABLE): run after a read of rc_buf, in a start linked after
+ * it, it records the read's completion, copies what was read with
  * bpf_copy_from_user() and compares it with rc_want. Returns the read's
  * result when the data matches, -EBADMSG when not, -EMSGSIZE when the read
  * did not return RC_LEN, its error when it failed, -EINVAL without a
- * previous completion. Optionally also copies from rc_fault_addr (memory
+ * completion to see. Optionally also copies from rc_fault_addr (memory
  * never touched: the copy has to fault it in) and rc_bad_addr (not mapped:
  * the copy fails).
  */
@@ -26,10 +27,10 @@ char rc_want[RC_LEN];
 char rc_got[RC_LEN];
 long rc_copy_rc;
 __u32 rc_runs;
-__u32 rc_has_prev;
-__s32 rc_prev_res;
-__u32 rc_prev_flags;
-__u64 rc_prev_ud;
+__u32 rc_has_res;
+__s32 rc_res;
+__u32 rc_cqe_flags;
+__u64 rc_res_ud;
 __u64 rc_ud;
 
 __u64 rc_fault_addr;
@@ -39,18 +40,17 @@ __u64 rc_bad_addr;
 char rc_bad_got[RC_LEN];
 long rc_bad_rc;
 
-SEC("iouring")
-int read_check(struct io_uring_step_ctx *ctx)
+IOCORO_STEP_SLEEPABLE(read_check)
 {
 	__u32 i;
 	int res;
 
 	rc_runs++;
-	rc_ud = ctx->user_data;
-	rc_has_prev = ctx->has_prev;
-	rc_prev_res = ctx->prev_res;
-	rc_prev_flags = ctx->prev_flags;
-	rc_prev_ud = ctx->prev_user_data;
+	rc_ud = step->user_data;
+	rc_has_res = step->has_res;
+	rc_res = step->res;
+	rc_cqe_flags = step->cqe_flags;
+	rc_res_ud = step->res_user_data;
 
 	if (rc_fault_addr)
 		rc_fault_rc = bpf_copy_from_user(rc_fault_got, RC_LEN,
@@ -59,9 +59,9 @@ int read_check(struct io_uring_step_ctx *ctx)
 		rc_bad_rc = bpf_copy_from_user(rc_bad_got, RC_LEN,
 					       (void *)rc_bad_addr);
 
-	if (!ctx->has_prev)
+	if (!step->has_res)
 		return -EINVAL;
-	res = ctx->prev_res;
+	res = step->res;
 	if (res < 0)
 		return res;
 	/* the tests read exactly RC_LEN bytes */
@@ -77,4 +77,5 @@ int read_check(struct io_uring_step_ctx *ctx)
 	return res;
 }
 
-char LICENSE[] SEC("license") = "GPL";
+SEC(".struct_ops")
+struct io_coro_ops read_check_kind = { .step = (void *)read_check };

@@ -1,37 +1,35 @@
 // SPDX-License-Identifier: MIT
-/* A read, then a sleepable step that checks what was read (0004, 0014, 0015) */
+/* A read, then a sleepable step linked after it that checks what was read */
 #include "chain.h"
 #include "sleepable.skel.h"
 
-/* the program of sleepable.bpf.c, at its index in the object */
-enum { P_READ_CHECK };
+/* the kind of sleepable.bpf.c's one step */
+enum { K_READ_CHECK };
 
-/* a ring of 8 entries with sleepable.bpf.c's read_check, sleepable */
-static struct sleepable_bpf *rc_setup(struct io_uring *ring)
+/*
+ * A ring of 8 entries with sleepable.bpf.c's read_check, sleepable:
+ * iocoro_skel_load() gives the steps of IOCORO_SEC_SLEEPABLE
+ * BPF_F_SLEEPABLE before the load (read_check calls
+ * bpf_copy_from_user(), which only sleepable steps may)
+ */
+static struct sleepable_bpf *rc_setup(struct iocoro *co)
 {
-	struct bpf_program *prog;
 	struct sleepable_bpf *skel;
-	int err;
 
-	uring_bpf_register_sec();
+	chain_ring(co, 8);
 	skel = sleepable_bpf__open();
 	if (!skel)
 		FAIL("sleepable_bpf__open: %s", strerror(errno));
-	/* read_check calls bpf_copy_from_user(): only sleepable programs may */
-	prog = skel->progs.read_check;
-	CHECK_EQ(bpf_program__set_flags(prog, bpf_program__flags(prog) |
-					BPF_F_SLEEPABLE), 0);
-	err = sleepable_bpf__load(skel);
-	if (err)
-		FAIL("sleepable_bpf__load: %d (%s)", err, strerror(-err));
-	uring_init(ring, 8, 0);
-	uring_attach_object(ring, skel->obj);
+	CHECK_EQ(CHECK_RET(iocoro_skel_load(co, skel->skeleton, NULL)), 1);
+	CHECK(bpf_program__flags(skel->progs.read_check) & BPF_F_SLEEPABLE);
+	CHECK_EQ(iocoro_prog_index(skel->obj, skel->progs.read_check),
+		 K_READ_CHECK);
 	return skel;
 }
 
-static void rc_teardown(struct io_uring *ring, struct sleepable_bpf *skel)
+static void rc_teardown(struct iocoro *co, struct sleepable_bpf *skel)
 {
-	io_uring_queue_exit(ring);
+	iocoro_queue_exit(co);
 	sleepable_bpf__destroy(skel);
 }
 
@@ -49,17 +47,17 @@ static void check_read_seen(struct sleepable_bpf *skel, const char *data)
 {
 	CHECK_EQ(skel->bss->rc_runs, 1);
 	CHECK_EQ_U64(skel->bss->rc_ud, UD_BPF);
-	CHECK_EQ(skel->bss->rc_has_prev, 1);
-	CHECK_EQ(skel->bss->rc_prev_res, RC_LEN);
-	CHECK_EQ(skel->bss->rc_prev_flags, 0);
-	CHECK_EQ_U64(skel->bss->rc_prev_ud, UD_READ);
+	CHECK_EQ(skel->bss->rc_has_res, 1);
+	CHECK_EQ(skel->bss->rc_res, RC_LEN);
+	CHECK_EQ(skel->bss->rc_cqe_flags, 0);
+	CHECK_EQ_U64(skel->bss->rc_res_ud, UD_READ);
 	CHECK_EQ(skel->bss->rc_copy_rc, 0);
 	if (memcmp(skel->bss->rc_got, data, RC_LEN))
-		FAIL("the program copied '%.*s', want '%s'", RC_LEN,
+		FAIL("the step copied '%.*s', want '%s'", RC_LEN,
 		     skel->bss->rc_got, data);
 }
 
-/* READ (HARDLINK, @read_flags) of @fd into @buf -> read_check */
+/* READ (HARDLINK, @read_flags) of @fd into @buf -> a start of read_check */
 static void submit_read_check(struct io_uring *ring, int fd, char *buf,
 			      unsigned int read_flags)
 {
@@ -68,23 +66,24 @@ static void submit_read_check(struct io_uring *ring, int fd, char *buf,
 	io_uring_prep_read(sqe, fd, buf, 64, 0);
 	sqe->flags = IOSQE_IO_HARDLINK | read_flags;
 	sqe->user_data = UD_READ;
-	uring_prep_bpf(ring, P_READ_CHECK, UD_BPF);
+	prep_start(ring, K_READ_CHECK, UD_BPF);
 	uring_submit(ring, 2);
 }
 
 /*
- * A read from a file, then the sleepable program: it sees prev_res == the
- * bytes read and the data, through bpf_copy_from_user(). Inline, from
- * io-wq (IOSQE_ASYNC), and with data that does not match (the program's
- * verdict reaches the CQE).
+ * A read from a file, then the sleepable step: it sees res == the bytes
+ * read and the data, through bpf_copy_from_user(). Inline, from io-wq
+ * (IOSQE_ASYNC), and with data that does not match (the step's verdict
+ * reaches the CQE).
  */
 IOCORO_CASE(read_sleepable)
 {
 	static const char d1[] = "read inline, then checked by BPF";
 	static const char d2[] = "read by io-wq, checked in the tw";
 	static const char d3[] = "this is not what the program wan";
-	struct io_uring ring;
-	struct sleepable_bpf *skel = rc_setup(&ring);
+	struct iocoro co;
+	struct io_uring *ring = &co.ring;
+	struct sleepable_bpf *skel = rc_setup(&co);
 	struct io_uring_cqe cqes[2];
 	static char buf[64];
 	int fd;
@@ -95,8 +94,8 @@ IOCORO_CASE(read_sleepable)
 	fd = tmp_file_with(d1, RC_LEN);
 	set_want(skel, d1);
 	memset(buf, 0, sizeof(buf));
-	submit_read_check(&ring, fd, buf, 0);
-	uring_reap(&ring, cqes, 2);
+	submit_read_check(ring, fd, buf, 0);
+	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_READ, RC_LEN);
 	EXPECT_CQE(cqes, 2, UD_BPF, RC_LEN);
 	check_read_seen(skel, d1);
@@ -106,36 +105,37 @@ IOCORO_CASE(read_sleepable)
 	fd = tmp_file_with(d2, RC_LEN);
 	set_want(skel, d2);
 	memset(buf, 0, sizeof(buf));
-	submit_read_check(&ring, fd, buf, IOSQE_ASYNC);
-	uring_reap(&ring, cqes, 2);
+	submit_read_check(ring, fd, buf, IOSQE_ASYNC);
+	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_READ, RC_LEN);
 	EXPECT_CQE(cqes, 2, UD_BPF, RC_LEN);
 	check_read_seen(skel, d2);
 	close(fd);
 
-	/* the program finds other data than it wants: its error is the res */
+	/* the step finds other data than it wants: its error is the res */
 	fd = tmp_file_with(d3, RC_LEN);
 	set_want(skel, d1);
 	memset(buf, 0, sizeof(buf));
-	submit_read_check(&ring, fd, buf, 0);
-	uring_reap(&ring, cqes, 2);
+	submit_read_check(ring, fd, buf, 0);
+	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_READ, RC_LEN);
 	EXPECT_CQE(cqes, 2, UD_BPF, -EBADMSG);
 	check_read_seen(skel, d3);
 	close(fd);
 
-	rc_teardown(&ring, skel);
+	rc_teardown(&co, skel);
 }
 
 /*
  * A read of an empty pipe (it waits in poll), data written afterwards by
- * user space: the program runs when the read completes and sees the data.
+ * user space: the step runs when the read completes and sees the data.
  */
 IOCORO_CASE(read_pipe)
 {
 	static const char d[] = "written later, read through poll";
-	struct io_uring ring;
-	struct sleepable_bpf *skel = rc_setup(&ring);
+	struct iocoro co;
+	struct io_uring *ring = &co.ring;
+	struct sleepable_bpf *skel = rc_setup(&co);
 	struct io_uring_cqe cqes[2], *cqe;
 	static char buf[64];
 	int p[2];
@@ -143,33 +143,34 @@ IOCORO_CASE(read_pipe)
 	CHECK_SYS(pipe2(p, O_CLOEXEC));
 	skel->bss->rc_buf = (uintptr_t)buf;
 	set_want(skel, d);
-	submit_read_check(&ring, p[0], buf, 0);
+	submit_read_check(ring, p[0], buf, 0);
 
 	/* nothing happens before the data is there */
-	CHECK_EQ(uring_wait_cqe_ms(&ring, &cqe, URING_NO_CQE_MS), -ETIME);
+	CHECK_EQ(uring_wait_cqe_ms(ring, &cqe, URING_NO_CQE_MS), -ETIME);
 	CHECK_EQ(skel->bss->rc_runs, 0);
 
 	CHECK_EQ(CHECK_SYS(write(p[1], d, RC_LEN)), RC_LEN);
-	uring_reap(&ring, cqes, 2);
+	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_READ, RC_LEN);
 	EXPECT_CQE(cqes, 2, UD_BPF, RC_LEN);
 	check_read_seen(skel, d);
 
 	close(p[0]);
 	close(p[1]);
-	rc_teardown(&ring, skel);
+	rc_teardown(&co, skel);
 }
 
 /*
- * bpf_copy_from_user() in the sleepable program from memory never touched
+ * bpf_copy_from_user() in the sleepable step from memory never touched
  * (it must fault it in: zeros) and from an unmapped page (-EFAULT, the
  * destination zeroed), next to the checked read.
  */
 IOCORO_CASE(copy_fault)
 {
 	static const char d[] = "a good read next to a fault test";
-	struct io_uring ring;
-	struct sleepable_bpf *skel = rc_setup(&ring);
+	struct iocoro co;
+	struct io_uring *ring = &co.ring;
+	struct sleepable_bpf *skel = rc_setup(&co);
 	struct io_uring_cqe cqes[2];
 	static char buf[64];
 	long page = sysconf(_SC_PAGESIZE);
@@ -194,8 +195,8 @@ IOCORO_CASE(copy_fault)
 
 	fd = tmp_file_with(d, RC_LEN);
 	set_want(skel, d);
-	submit_read_check(&ring, fd, buf, 0);
-	uring_reap(&ring, cqes, 2);
+	submit_read_check(ring, fd, buf, 0);
+	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_READ, RC_LEN);
 	EXPECT_CQE(cqes, 2, UD_BPF, RC_LEN);
 	check_read_seen(skel, d);
@@ -209,5 +210,5 @@ IOCORO_CASE(copy_fault)
 
 	close(fd);
 	munmap(fresh, (size_t)page);
-	rc_teardown(&ring, skel);
+	rc_teardown(&co, skel);
 }

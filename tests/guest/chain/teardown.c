@@ -3,8 +3,8 @@
 #include "chain.h"
 
 /*
- * Chains of TIMEOUT -> tick started by the child. Chain i waits
- * (1 + i % 10) * unit per step. On TCG + KASAN + lockdep the guest does
+ * Coroutines of TIMEOUTs continuing at tick, started by the child. Chain i
+ * waits (1 + i % 10) * unit per step. On TCG + KASAN + lockdep the guest does
  * about 1,800 timer-driven steps per second in all; 2000 chains of 1-10 ms
  * (TD_BUSY_CHAINS) ask for ~360,000 and keep the child in task_work for
  * good: it never comes back to user space (TD_KILL_BUSY kills it there).
@@ -35,7 +35,7 @@ static unsigned int td_chains(enum td_variant v)
 static const char *const td_names[] = { "close+exit", "exit", "SIGKILL",
 					"exec", "SIGKILL in task_work" };
 
-/* chain i waits td_ts[i % 10] per step (tick: tk_ts_addr) */
+/* coroutine i waits td_ts[i % 10] per step (tick: tk_ts_addr) */
 static struct __kernel_timespec td_ts[10];
 
 /* the child @pid's endless nop_chain does @n steps within TD_READY_MS */
@@ -62,21 +62,24 @@ static void wait_chain_runs(struct chain_bpf *skel, pid_t pid,
  */
 static void td_child(struct chain_bpf *skel, enum td_variant v, int wfd)
 {
-	struct io_uring ring;
+	struct iocoro co;
+	struct io_uring *ring = &co.ring;
 	unsigned int i;
 
-	uring_init(&ring, TD_ENTRIES, 0);
-	attach_all(&ring, skel);
-	CHECK_EQ(uring_set_budget(&ring, MAX_BUDGET), 0);
-	for (i = 0; i < td_chains(v); i++)
-		uring_prep_bpf(&ring, P_TICK, i)->flags =
-			IOSQE_CQE_SKIP_SUCCESS;
+	chain_ring(&co, TD_ENTRIES);
+	attach_all(&co, skel);
+	for (i = 0; i < td_chains(v); i++) {
+		struct io_uring_sqe *sqe = prep_start(ring, K_TICK, i);
+
+		sqe->flags = IOSQE_CQE_SKIP_SUCCESS;
+		sqe->len = MAX_BUDGET;
+	}
 	if (v == TD_KILL_BUSY)
 		uring_write_byte(wfd, 'S');
-	uring_submit(&ring, td_chains(v));
+	uring_submit(ring, td_chains(v));
 	/*
 	 * Back in user space, with the chains waiting in their timeouts. A
-	 * task runs its programs a tick at a time: wait in the ring,
+	 * task runs its steps a tick at a time: wait in the ring,
 	 * as an application does, until every chain took its first step.
 	 */
 	if (v != TD_KILL_BUSY) {
@@ -87,8 +90,8 @@ static void td_child(struct chain_bpf *skel, enum td_variant v, int wfd)
 		       ms_since(t0) < TD_READY_MS) {
 			struct io_uring_cqe *cqe;
 
-			if (!uring_wait_cqe_ms(&ring, &cqe, 10))
-				io_uring_cqe_seen(&ring, cqe);
+			if (!uring_wait_cqe_ms(ring, &cqe, 10))
+				io_uring_cqe_seen(ring, cqe);
 		}
 		uring_sleep_ms(TD_LIVE_MS);
 	}
@@ -96,7 +99,8 @@ static void td_child(struct chain_bpf *skel, enum td_variant v, int wfd)
 
 	switch (v) {
 	case TD_CLOSE:
-		io_uring_queue_exit(&ring);
+		/* the ring goes with its kinds; the links go at _exit() */
+		io_uring_queue_exit(ring);
 		_exit(0);
 	case TD_EXIT:
 		exit(0);
@@ -135,8 +139,6 @@ static void teardown_load(enum td_variant v)
 						      ns % 1000000000LL };
 	}
 	skel->bss->tk_ts_addr = (uintptr_t)td_ts;
-	skel->bss->tk_idx = P_TICK;
-	skel->bss->tk_timeout_ud = UD_TIMEOUT;
 
 	pid = uring_fork_with_pipe(p);
 	if (!pid)
@@ -222,7 +224,9 @@ static void teardown_load(enum td_variant v)
 	CHECK(skel->bss->tk_etime > 0);
 	CHECK_EQ(skel->bss->tk_other, 0);
 	CHECK_EQ(skel->bss->tk_queue_err, 0);
-	/* and are over: no program runs for a task that is gone */
+	/* a timeout the teardown cancelled ran no step */
+	CHECK_EQ_U64(skel->bss->tk_ecanceled, 0);
+	/* and are over: no step runs for a task that is gone */
 	uring_sleep_ms(300);
 	CHECK_EQ_U64(skel->bss->tk_runs, runs_reaped);
 
@@ -248,7 +252,7 @@ IOCORO_CASE_OPTS(teardown_sigkill, .serial = true)
 /*
  * exec() runs io_uring's cancellation of all the task's requests
  * (io_uring_task_cancel()) with the ring still open: the chains must end
- * there too, whatever the program does.
+ * there too, whatever the step does.
  */
 IOCORO_CASE_OPTS(teardown_exec, .serial = true)
 {
@@ -265,30 +269,29 @@ IOCORO_CASE_OPTS(teardown_sigkill_busy, .serial = true)
 }
 
 /*
- * A NOP chain that never stops, with the largest budget. Without the
- * series' pass limit its task never left task_work (the child never came
- * back from io_uring_submit()); now it comes back while the chain runs
- * on. SIGKILL must end it promptly, long before the budget would.
+ * A NOP chain that never stops, with the largest budget: the task comes
+ * back from io_uring_submit() (the pass limit of the series) while the
+ * chain runs on. SIGKILL must end it promptly, long before the budget
+ * would.
  */
 IOCORO_CASE_OPTS(teardown_taskwork, .serial = true)
 {
 	struct chain_bpf *skel = skel_load();
 	uint64_t t0, r_kill, r_reaped;
-	struct io_uring ring;
+	struct iocoro co;
 	int p[2], status;
 	double ms, rate;
 	pid_t pid;
 
-	set_nop_chain(skel, 0);
+	set_nop_chain(skel, 0, false);
 
 	pid = uring_fork_with_pipe(p);
 	if (!pid) {
-		uring_init(&ring, 8, 0);
-		attach_all(&ring, skel);
-		CHECK_EQ(uring_set_budget(&ring, MAX_BUDGET), 0);
-		prep_nop_chain(&ring);
+		chain_ring(&co, 8);
+		attach_all(&co, skel);
+		prep_nop_chain(&co.ring, MAX_BUDGET);
 		uring_write_byte(p[1], 'S');
-		uring_submit(&ring, 1);
+		uring_submit(&co.ring, 1);
 		/* only after MAX_BUDGET steps */
 		uring_write_byte(p[1], 'B');
 		for (;;)
@@ -341,27 +344,29 @@ IOCORO_CASE_OPTS(teardown_taskwork, .serial = true)
 }
 
 /*
- * The ring is the parent's, the chain the child's: the child submits an
- * endless NOP chain on the inherited ring and stays in task_work; after
- * its SIGKILL the parent finds the chain's end on the ring, one CQE of the
- * BPF request with -ECANCELED.
+ * The ring and its kinds are the parent's, the chain the child's: the
+ * child starts an endless NOP chain on the inherited ring and stays in
+ * it; after its SIGKILL the parent finds the chain's end on the ring, one
+ * CQE of the request whose step had not run: @linked, the start linked
+ * after a NOP, fails with -ECANCELED; else the NOP that continues at the
+ * kind posts its own result (0) under its own user_data.
  */
-IOCORO_CASE_OPTS(sigkill_cqe, .serial = true)
+static void sigkill_cqe_run(bool linked)
 {
-	struct io_uring ring;
-	struct chain_bpf *skel = setup(&ring, 8);
+	struct iocoro co;
+	struct io_uring *ring = &co.ring;
+	struct chain_bpf *skel = setup(&co, 8);
 	struct io_uring_cqe cqe;
 	int p[2], status;
 	pid_t pid;
 
-	CHECK_EQ(uring_set_budget(&ring, MAX_BUDGET), 0);
-	set_nop_chain(skel, 0);
+	set_nop_chain(skel, 0, linked);
 
 	pid = uring_fork_with_pipe(p);
 	if (!pid) {
-		prep_nop_chain(&ring);
+		prep_nop_chain(ring, MAX_BUDGET);
 		uring_write_byte(p[1], 'S');
-		uring_submit(&ring, 1);
+		uring_submit(ring, 1);
 		uring_write_byte(p[1], 'B');
 		for (;;)
 			pause();
@@ -378,25 +383,40 @@ IOCORO_CASE_OPTS(sigkill_cqe, .serial = true)
 	if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL)
 		FAIL("child wait status 0x%x, want killed by SIGKILL", status);
 
-	uring_reap(&ring, &cqe, 1);
-	CHECK_CQE(&cqe, UD_BPF, -ECANCELED);
+	uring_reap(ring, &cqe, 1);
+	if (linked)
+		CHECK_CQE(&cqe, UD_BPF, -ECANCELED);
+	else
+		CHECK_CQE(&cqe, UD_NOP, 0);
 	CHECK_EQ(cqe.flags, 0);
 	CHECK(skel->bss->nc_runs < MAX_BUDGET);
 	CHECK_EQ(skel->bss->nc_bad_prev, 0);
-	printf("sigkill_cqe: the chain ended with -ECANCELED after %u steps\n",
+	CHECK_EQ(skel->bss->nc_queue_rc, 0);
+	printf("sigkill_cqe (%s): the chain ended with res %d after %u "
+	       "steps\n", linked ? "linked starts" : "continuations", cqe.res,
 	       skel->bss->nc_runs);
 
 	/*
 	 * The ring still works for its owner. liburing's SQ indices are
 	 * private memory: catch up with the child's submission first.
 	 */
-	ring.sq.sqe_head = ring.sq.sqe_tail = IO_URING_READ_ONCE(*ring.sq.ktail);
+	uring_sync_sq(ring);
 	skel->bss->rv_ret = 99;
-	uring_prep_bpf(&ring, P_RET_VAL, UD_BPF2);
-	uring_submit(&ring, 1);
-	uring_reap(&ring, &cqe, 1);
+	prep_start(ring, K_RET_VAL, UD_BPF2);
+	uring_submit(ring, 1);
+	uring_reap(ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF2, 99);
 
 	close(p[0]);
-	teardown(&ring, skel);
+	teardown(&co, skel);
+}
+
+IOCORO_CASE_OPTS(sigkill_cqe, .serial = true)
+{
+	sigkill_cqe_run(false);
+}
+
+IOCORO_CASE_OPTS(sigkill_cqe_linked, .serial = true)
+{
+	sigkill_cqe_run(true);
 }
