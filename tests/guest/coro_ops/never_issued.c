@@ -2,7 +2,7 @@
 /*
  * A link member cancelled by an earlier member's failure was never
  * issued: it posts what upstream's link rules say, whether it carries a
- * step or not, and its step does not run (kernel patch 0020). Each case
+ * step or not, and its step does not run (kernel patch 0009). Each case
  * runs the same link twice, B without and with a continuation, and
  * compares the CQEs.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Steps left over after a run do not interrupt a COOP_TASKRUN ring's
- * task (kernel patch 0023): they wait for its return to user space, and
+ * task (kernel patch 0007): they wait for its return to user space, and
  * its own blocking calls are not woken. 32 coroutines of 1,000
  * steps each outlast the submission's run; the task then sits in
  * epoll_wait() on nothing, three times for 200 ms: it must time out each

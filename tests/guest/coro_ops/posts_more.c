@@ -2,7 +2,7 @@
 /*
  * A request that posts more than one CQE (multishot, or a notification
  * besides its result) cannot carry a step: queueing it with a
- * continuation answers -EINVAL (kernel patch 0018); without one it is
+ * continuation answers -EINVAL (kernel patch 0009); without one it is
  * any request.
  */
 #include <errno.h>

@@ -213,8 +213,8 @@ static uint32_t fz_cont_kind(void)
 /* a start that fails whatever the ring has attached (-EINVAL, -EBADF) */
 static bool fz_bpf_bad(const struct io_uring_sqe *sqe)
 {
-	/* bit 0 of rw_flags may mark a start; no other bit means anything */
-	return sqe->len > IORING_BPF_MAX_BUDGET || (sqe->rw_flags & ~1U) ||
+	/* a start takes no rw_flags */
+	return sqe->len > IORING_BPF_MAX_BUDGET || sqe->rw_flags ||
 	       sqe->off >= IORING_CORO_MAX_KINDS;
 }
 

@@ -53,7 +53,7 @@
  * an attached link with a map of the same ring and kind; SQEs of an
  * unknown opcode (58..127, 129..255) complete with -EINVAL; IORING_OP_BPF
  * never succeeds on SQPOLL, IOPOLL or CQE32 rings, with a budget past
- * IORING_BPF_MAX_BUDGET, rw_flags other than bit 0, a kind past
+ * IORING_BPF_MAX_BUDGET, any rw_flags, a kind past
  * IORING_CORO_MAX_KINDS or one with no step, nor, queued by a step, with
  * a budget of its own, and no step runs on those rings; IOSQE_IO_DRAIN
  * never succeeds once a kind was attached; and, checked by the steps

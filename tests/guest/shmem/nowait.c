@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * tmpfs, memfd and IOCB_NOWAIT (kernel patch 16): a tmpfs file opened
+ * tmpfs, memfd and IOCB_NOWAIT (kernel patch 15): a tmpfs file opened
  * with open() and a memfd have FMODE_NOWAIT; their reads and writes
  * honour IOCB_NOWAIT, with -EAGAIN only where they would wait. Each case
  * on its own tmpfs mount:
@@ -185,7 +185,7 @@ IOCORO_CASE(cached)
 	ret = read_nowait(fd, buf, FSIZE, 0);
 	if (ret == -EOPNOTSUPP)
 		FAIL("RWF_NOWAIT read of tmpfs: -EOPNOTSUPP (no FMODE_NOWAIT: "
-		     "kernel patch 16 missing)");
+		     "kernel patch 15 missing)");
 	CHECK_EQ(ret, (ssize_t)FSIZE);
 	check_pat(buf, 0, FSIZE);
 	/* from the middle of a page, across pages, to past the end */
@@ -373,7 +373,7 @@ IOCORO_CASE(write)
 	ret = write_nowait(fd, w, PG, PG);
 	if (ret == -EOPNOTSUPP)
 		FAIL("RWF_NOWAIT write of tmpfs: -EOPNOTSUPP (no FMODE_NOWAIT: "
-		     "kernel patch 16 missing)");
+		     "kernel patch 15 missing)");
 	CHECK_EQ(ret, (ssize_t)PG);
 	check_fill(fd, PG, PG, 0x5a);
 
@@ -473,7 +473,7 @@ IOCORO_CASE(memfd)
 	ret = read_nowait(fd, buf, FSIZE, 0);
 	if (ret == -EOPNOTSUPP)
 		FAIL("RWF_NOWAIT read of a memfd: -EOPNOTSUPP (no FMODE_NOWAIT: "
-		     "kernel patch 16 missing)");
+		     "kernel patch 15 missing)");
 	CHECK_EQ(ret, (ssize_t)FSIZE);
 	check_pat(buf, 0, FSIZE);
 
