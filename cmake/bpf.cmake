@@ -10,9 +10,8 @@
 # <bpf/libbpf.h>, which includes <linux/bpf.h>) and builds the skeleton first.
 # The object's path is in the target property IOCORO_BPF_OBJECT.
 #
-# Include order for the BPF compile: INCLUDES, bpf-lib/include and the
-# headers bpf-lib generates (IOCORO_BPF_GEN_INCLUDE: <iocoro/bpf_io_uring_helpers.h>),
-# the patched kernel's uapi headers, libbpf's headers, then the multiarch dir
+# Include order for the BPF compile: INCLUDES, bpf-lib/include, the
+# patched kernel's uapi headers, libbpf's headers, then the multiarch dir
 # (asm/types.h).
 # The uapi headers come before /usr/include so the patched linux/bpf.h wins.
 
@@ -59,16 +58,10 @@ else()
   message(FATAL_ERROR "iocoro: cannot find the multiarch include dir (/usr/include/<triplet>, for asm/types.h)")
 endif()
 
-# bpf-lib/CMakeLists.txt generates headers here (target iocoro_bpf_headers)
-set(IOCORO_BPF_GEN_INCLUDE ${CMAKE_BINARY_DIR}/bpf-lib/include)
-
 set(IOCORO_BPF_CFLAGS -g -O2 -target bpf -D__TARGET_ARCH_${IOCORO_BPF_ARCH}
   -Wall -Wextra -Werror
   CACHE STRING "Flags for clang -target bpf (besides include dirs)")
 
-# IOCORO_BPF_DEFINES, set in a directory, adds -D flags to its BPF
-# compiles: the tests of the program-table interface set -DIOCORO_BPF_V5
-# (iocoro/bpf.h) until the series drops that interface.
 function(iocoro_bpf_skeleton target src)
   cmake_parse_arguments(PARSE_ARGV 2 ARG "" "" "INCLUDES")
   if(ARG_UNPARSED_ARGUMENTS)
@@ -94,7 +87,6 @@ function(iocoro_bpf_skeleton target src)
   endforeach()
   list(APPEND incflags
     -I${CMAKE_SOURCE_DIR}/bpf-lib/include
-    -I${IOCORO_BPF_GEN_INCLUDE}
     -I${IOCORO_KERNEL_INCLUDE}
     -I${LIBBPF_INCLUDEDIR}
     -I${LIBBPF_INCLUDEDIR}/bpf
@@ -103,7 +95,7 @@ function(iocoro_bpf_skeleton target src)
   file(MAKE_DIRECTORY ${outdir})
   add_custom_command(
     OUTPUT ${obj}
-    COMMAND ${IOCORO_BPF_CLANG} ${IOCORO_BPF_CFLAGS} ${IOCORO_BPF_DEFINES} ${incflags}
+    COMMAND ${IOCORO_BPF_CLANG} ${IOCORO_BPF_CFLAGS} ${incflags}
             -MD -MF ${obj}.d -MT ${obj}
             -c ${src_abs} -o ${obj}
     DEPENDS ${src_abs}
@@ -121,8 +113,6 @@ function(iocoro_bpf_skeleton target src)
     VERBATIM)
 
   add_custom_target(${target}_skel DEPENDS ${skel})
-  # the generated bpf-lib headers exist before any BPF compile
-  add_dependencies(${target}_skel iocoro_bpf_headers_gen)
   add_library(${target} INTERFACE)
   add_dependencies(${target} ${target}_skel)
   target_include_directories(${target} INTERFACE ${outdir})

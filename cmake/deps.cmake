@@ -1,6 +1,8 @@
 # Host libraries, found with pkg-config as imported targets:
 #   PkgConfig::LIBBPF  PkgConfig::LIBURING  PkgConfig::CMOCKA
-# A missing one stops the configure step with the Debian package to install.
+# and the system's python3, IOCORO_PYTHON3 (the tests' checkers use only its
+# standard library). A missing one stops the configure step with the Debian
+# package to install.
 find_package(PkgConfig QUIET)
 if(NOT PKG_CONFIG_FOUND)
   message(FATAL_ERROR
@@ -25,3 +27,9 @@ endfunction()
 iocoro_require_pkg(LIBBPF libbpf libbpf-dev)
 iocoro_require_pkg(LIBURING liburing liburing-dev)
 iocoro_require_pkg(CMOCKA cmocka libcmocka-dev)
+
+find_program(IOCORO_PYTHON3 NAMES python3 PATHS /usr/bin /bin NO_DEFAULT_PATH)
+find_program(IOCORO_PYTHON3 NAMES python3)
+if(NOT IOCORO_PYTHON3)
+  message(FATAL_ERROR "python3 not found: install the Debian package 'python3'")
+endif()

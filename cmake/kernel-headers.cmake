@@ -55,13 +55,11 @@ set(IOCORO_KERNEL_INCLUDE ${_kh_resolved}/include)
 
 # Report whether these headers carry iocoro's uapi (informational: tests that
 # need it fail at build or run time, they are never skipped).
-file(STRINGS ${IOCORO_KERNEL_INCLUDE}/linux/bpf.h _kh_iouring REGEX "BPF_PROG_TYPE_IOURING")
-if(_kh_iouring)
-  set(IOCORO_UAPI_HAS_IOURING_BPF ON)
-  message(STATUS "Kernel headers: ${_kh_resolved} (with BPF_PROG_TYPE_IOURING)")
+file(STRINGS ${IOCORO_KERNEL_INCLUDE}/linux/io_uring.h _kh_coro REGEX "IORING_CORO_MAX_KINDS")
+if(_kh_coro)
+  message(STATUS "Kernel headers: ${_kh_resolved} (with IORING_OP_BPF)")
 else()
-  set(IOCORO_UAPI_HAS_IOURING_BPF OFF)
-  message(STATUS "Kernel headers: ${_kh_resolved} (stock: no BPF_PROG_TYPE_IOURING)")
+  message(STATUS "Kernel headers: ${_kh_resolved} (stock: no IORING_OP_BPF)")
 endif()
 
 add_library(iocoro_uapi INTERFACE)

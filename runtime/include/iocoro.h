@@ -25,6 +25,10 @@
 #define IOCORO_H
 
 #include <linux/io_uring.h>
+/* the patched uapi must be the one included here */
+#ifndef IORING_CORO_MAX_KINDS
+#error "iocoro.h needs the patched kernel's <linux/io_uring.h> (pkg-config --cflags iocoro), included before <liburing.h>"
+#endif
 #include <liburing.h>
 
 #include <errno.h>
@@ -39,15 +43,6 @@ extern "C" {
 
 #define IOCORO_VERSION_MAJOR 1
 #define IOCORO_VERSION_MINOR 0
-
-/* the patched uapi must be the one included above */
-#ifdef __cplusplus
-static_assert(sizeof(struct io_uring_step_ctx) == 32,
-#else
-_Static_assert(sizeof(struct io_uring_step_ctx) == 32,
-#endif
-	       "iocoro.h needs the patched kernel's <linux/io_uring.h> "
-	       "(pkg-config --cflags iocoro), included before <liburing.h>");
 
 struct bpf_object;
 struct bpf_object_skeleton;
@@ -280,29 +275,18 @@ int iocoro_kind_update(int link_fd, struct iocoro *co,
 		       const struct bpf_program *step, unsigned int kind);
 
 /*
- * IORING_OP_BPF that starts a coroutine at kind @kind: its step runs once
- * the request is issued. Fields as iocoro_prep_bpf().
+ * IORING_OP_BPF, prepared liburing style, that starts a coroutine at kind
+ * @kind: its step runs once the request is issued. Every field the opcode
+ * does not use is zeroed, as the kernel requires; sqe->len 0 gives the
+ * coroutine the kernel's default budget. user_data and flags are the
+ * caller's to set.
  */
 static inline void iocoro_prep_kind(struct io_uring_sqe *sqe, unsigned int kind)
 {
 	io_uring_prep_rw(IORING_OP_BPF, sqe, 0, NULL, 0, kind);
-	sqe->rw_flags = IORING_BPF_START_KIND;
 }
 
 /* ---- coroutines ----------------------------------------------------------- */
-
-/*
- * IORING_OP_BPF, prepared liburing style: run program @prog_index of the
- * kernel's program table, the interface its own tests still use (iocoro's
- * coroutines start at a kind: iocoro_prep_kind()). Every field the opcode
- * does not use is zeroed, as the kernel requires; user_data and flags are
- * the caller's to set.
- */
-static inline void iocoro_prep_bpf(struct io_uring_sqe *sqe,
-				   unsigned int prog_index)
-{
-	io_uring_prep_rw(IORING_OP_BPF, sqe, 0, NULL, 0, prog_index);
-}
 
 /*
  * The first step of coroutine @id, run by kind @prog_index: the

@@ -218,7 +218,7 @@ int iocoro_cancel(struct iocoro *co, uint32_t id)
 
 	if (!co)
 		return -EINVAL;
-	/* a step's user_data names the program that continues it */
+	/* a step's user_data names the kind that continues it */
 	nr_progs = co->nr_progs ? co->nr_progs : IOCORO_MAX_PROGS;
 	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		for (prog = 0; prog < nr_progs; prog++) {

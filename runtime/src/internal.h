@@ -20,8 +20,8 @@
 	})
 
 /*
- * Ask ring @ring_fd, which has no table attached, whether the kernel runs
- * IORING_OP_BPF: 0 or -EOPNOTSUPP.
+ * Ask ring @ring_fd whether the kernel runs IORING_OP_BPF
+ * (IORING_REGISTER_PROBE): 0, -EOPNOTSUPP, or the probe's -errno.
  */
 int iocoro__probe_fd(int ring_fd);
 

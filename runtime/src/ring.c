@@ -11,16 +11,27 @@
 int iocoro__probe_fd(int ring_fd)
 {
 	/*
-	 * On a ring without a table, only the series answers
-	 * IORING_DETACH_BPF with -ENXIO: a kernel without it answers the
-	 * opcode (129, past the numbers later kernels take) with -EINVAL.
-	 * An opcode probe would tell only as long as no kernel gives
-	 * IORING_OP_BPF's number (128) a meaning of its own; the series'
-	 * 4.x versions used 58, which 6.15 gave to IORING_OP_RECV_ZC.
+	 * IORING_REGISTER_PROBE: the series' IORING_OP_BPF (128) is
+	 * supported. A kernel without the series knows no opcode that far
+	 * (upstream's own end below 64), and one built without BPF probes
+	 * the opcode as unsupported.
 	 */
-	int ret = io_uring_register(ring_fd, IORING_DETACH_BPF, NULL, 0);
+	union {
+		struct io_uring_probe probe;
+		__u8 bytes[sizeof(struct io_uring_probe) +
+			   (IORING_OP_BPF + 1) * sizeof(struct io_uring_probe_op)];
+	} p;
+	int ret;
 
-	return ret == -ENXIO || ret == 0 ? 0 : -EOPNOTSUPP;
+	memset(&p, 0, sizeof(p));
+	ret = io_uring_register(ring_fd, IORING_REGISTER_PROBE, &p.probe,
+				IORING_OP_BPF + 1);
+	if (ret < 0)
+		return ret;
+	if (p.probe.last_op < IORING_OP_BPF ||
+	    !(p.probe.ops[IORING_OP_BPF].flags & IO_URING_OP_SUPPORTED))
+		return -EOPNOTSUPP;
+	return 0;
 }
 
 int iocoro_probe(void)

@@ -22,10 +22,17 @@ cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" ||
 	{ cat "$tmp/install.log"; fail "cmake --install"; }
 
 for f in include/iocoro.h include/iocoro/bpf.h include/iocoro/user_data.h \
-	include/iocoro/bpf_io_uring_helpers.h include/iocoro/uapi/linux/io_uring.h \
-	include/iocoro/uapi/linux/bpf.h; do
+	include/iocoro/coro_ops.h include/iocoro/bpf_coro.h \
+	include/iocoro/bpf_ctx.h include/iocoro/bpf_prep.h \
+	include/iocoro/uapi/linux/io_uring.h include/iocoro/uapi/linux/bpf.h; do
 	[ -f "$prefix/$f" ] || fail "not installed: $f"
 done
+# bpf-lib's headers are its sources, as they are: nothing generated
+for f in "$prefix"/include/iocoro/*.h; do
+	cmp -s "$f" "$src/bpf-lib/include/iocoro/${f##*/}" ||
+		fail "installed ${f#$prefix/} is not bpf-lib's"
+done
+
 pc=$(find "$prefix" -name iocoro.pc)
 [ -n "$pc" ] || fail "no iocoro.pc installed"
 # the man pages: every page of runtime/man, in <mandir>/man3 and man7

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* Helpers for guest tests of io_uring rings with BPF programs: uring_bpf.h */
+/* Helpers for guest tests of rings that run coroutine steps: uring_bpf.h */
 #define _GNU_SOURCE
 #include "uring_bpf.h"
-
-#include <linux/bpf.h>
 
 #include <bpf/libbpf.h>
 
@@ -27,54 +25,12 @@ int uring_register(int ring_fd, unsigned int op, const void *arg,
 	return ret < 0 ? -errno : (int)ret;
 }
 
-int uring_attach(struct io_uring *ring, const int *fds, unsigned int nr)
-{
-	return uring_register(ring->ring_fd, IORING_ATTACH_BPF, fds, nr);
-}
-
-int uring_detach(struct io_uring *ring)
-{
-	return uring_register(ring->ring_fd, IORING_DETACH_BPF, NULL, 0);
-}
-
-int uring_set_budget(struct io_uring *ring, unsigned int steps)
-{
-	return uring_register(ring->ring_fd, IORING_REGISTER_BPF_BUDGET, NULL,
-			      steps);
-}
-
-void uring_bpf_register_sec(void)
-{
-	static bool registered;
-
-	if (registered)
-		return;
-	/* libbpf 1.1 does not know SEC("iouring") */
-	CHECK_RET(libbpf_register_prog_handler("iouring", BPF_PROG_TYPE_IOURING,
-					       0, NULL));
-	registered = true;
-}
-
 int uring_prog_fd(const struct bpf_program *prog)
 {
 	int fd = bpf_program__fd(prog);
 
 	CHECK(fd >= 0);
 	return fd;
-}
-
-void uring_attach_object(struct io_uring *ring, struct bpf_object *obj)
-{
-	struct bpf_program *prog;
-	unsigned int nr = 0;
-	int fds[64];
-
-	bpf_object__for_each_program(prog, obj) {
-		CHECK(nr < sizeof(fds) / sizeof(fds[0]));
-		fds[nr++] = uring_prog_fd(prog);
-	}
-	CHECK(nr > 0);
-	CHECK_EQ(uring_attach(ring, fds, nr), 0);
 }
 
 void uring_init(struct io_uring *ring, unsigned int entries,
@@ -104,17 +60,6 @@ struct io_uring_sqe *uring_sqe(struct io_uring *ring)
 
 	CHECK(sqe != NULL);
 	memset(sqe, 0, ring->flags & IORING_SETUP_SQE128 ? 128 : 64);
-	return sqe;
-}
-
-struct io_uring_sqe *uring_prep_bpf(struct io_uring *ring, uint64_t index,
-				    uint64_t ud)
-{
-	struct io_uring_sqe *sqe = uring_sqe(ring);
-
-	sqe->opcode = IORING_OP_BPF;
-	sqe->off = index;
-	sqe->user_data = ud;
 	return sqe;
 }
 

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Helpers for guest tests that drive io_uring rings with BPF programs
- * attached (kernel/patches): ring setup, IORING_ATTACH_BPF / DETACH /
- * REGISTER_BPF_BUDGET, IORING_OP_BPF SQEs, exact CQE reaping, fdinfo,
- * SEC("iouring") for libbpf 1.1, forked children, time. Library iocoro_guestlib
+ * Helpers for guest tests that drive io_uring rings running coroutine
+ * steps (kernel/patches): ring setup, raw io_uring_register(2), exact CQE
+ * reaping, fdinfo, forked children, time. Library iocoro_guestlib
  * (tests/lib/CMakeLists.txt); everything fails the test via check.h on an
  * unexpected error, except the functions documented to return -errno.
  *
@@ -30,28 +29,10 @@
 /* io_uring_register(2) raw: 0 (or its positive result) or -errno */
 int uring_register(int ring_fd, unsigned int op, const void *arg,
 		   unsigned int nr);
-/* IORING_ATTACH_BPF of @nr program fds: 0 or -errno */
-int uring_attach(struct io_uring *ring, const int *fds, unsigned int nr);
-/* IORING_DETACH_BPF: 0 or -errno */
-int uring_detach(struct io_uring *ring);
-/* IORING_REGISTER_BPF_BUDGET (nr_args = @steps, no arg): 0 or -errno */
-int uring_set_budget(struct io_uring *ring, unsigned int steps);
-
-/*
- * Teach libbpf 1.1 SEC("iouring") (BPF_PROG_TYPE_IOURING); once per
- * process, further calls do nothing. Call before <skel>__open().
- */
-void uring_bpf_register_sec(void);
 
 struct bpf_program;
-struct bpf_object;
 /* bpf_program__fd() of a loaded program (fails the test if it has none) */
 int uring_prog_fd(const struct bpf_program *prog);
-/*
- * IORING_ATTACH_BPF of every program of the loaded @obj (a skeleton's
- * ->obj), in the order the .bpf.c defines them: the first at index 0
- */
-void uring_attach_object(struct io_uring *ring, struct bpf_object *obj);
 
 /* io_uring_queue_init(), failing the test on error */
 void uring_init(struct io_uring *ring, unsigned int entries,
@@ -62,9 +43,6 @@ void uring_init_params(struct io_uring *ring, unsigned int entries,
 
 /* a zeroed SQE (64 or 128 bytes as the ring's) */
 struct io_uring_sqe *uring_sqe(struct io_uring *ring);
-/* an IORING_OP_BPF SQE: every field zero but opcode, off and user_data */
-struct io_uring_sqe *uring_prep_bpf(struct io_uring *ring, uint64_t index,
-				    uint64_t ud);
 /* io_uring_submit() must return @n */
 void uring_submit(struct io_uring *ring, int n);
 

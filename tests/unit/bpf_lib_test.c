@@ -310,24 +310,6 @@ static void test_prep_cancel_fd(void **state)
 			 IORING_ASYNC_CANCEL_ALL | IORING_ASYNC_CANCEL_FD);
 }
 
-static void test_prep_bpf(void **state)
-{
-	struct io_uring_sqe zero;
-
-	(void)state;
-	/* user space's (iocoro.h) and BPF's are the same request */
-	iocoro_prep_bpf(&lib, 5);
-	bpf_side_prep_bpf(&side, 5);
-	assert_sqe_equal(lib, side);
-	assert_int_equal(side.opcode, IORING_OP_BPF);
-	assert_int_equal(side.off, 5);
-	/* and zero everywhere else, as the kernel requires */
-	memset(&zero, 0, sizeof(zero));
-	side.opcode = 0;
-	side.off = 0;
-	assert_sqe_equal(zero, side);
-}
-
 static void test_prep_kind(void **state)
 {
 	struct io_uring_sqe zero;
@@ -339,13 +321,14 @@ static void test_prep_kind(void **state)
 	assert_sqe_equal(lib, side);
 	assert_int_equal(side.opcode, IORING_OP_BPF);
 	assert_int_equal(side.off, 9);
-	assert_int_equal(side.rw_flags, IORING_BPF_START_KIND);
+	/* no flags: the kernel takes none in rw_flags */
+	assert_int_equal(side.rw_flags, 0);
 	/* no budget in len: a start a step queues may not carry one */
 	assert_int_equal(side.len, 0);
+	/* and zero everywhere else, as the kernel requires */
 	memset(&zero, 0, sizeof(zero));
 	side.opcode = 0;
 	side.off = 0;
-	side.rw_flags = 0;
 	assert_sqe_equal(zero, side);
 }
 
@@ -366,7 +349,7 @@ static void test_user_data(void **state)
 	assert_false(iocoro_ud_is_coro(0));
 	assert_false(iocoro_ud_is_coro(UINT64_MAX));
 	assert_false(iocoro_ud_is_coro(0x1234));
-	/* every table index fits */
+	/* every kind fits */
 	assert_int_equal(iocoro_ud_prog(iocoro_ud(IOCORO_UD_STEP,
 						  IOCORO_MAX_PROGS - 1, 0)),
 			 IOCORO_MAX_PROGS - 1);
@@ -507,7 +490,7 @@ static void test_next(void **state)
 	 * no budget of its own in len */
 	assert_int_equal(bm.queued[0].opcode, IORING_OP_BPF);
 	assert_int_equal(bm.queued[0].off, 2);
-	assert_int_equal(bm.queued[0].rw_flags, IORING_BPF_START_KIND);
+	assert_int_equal(bm.queued[0].rw_flags, 0);
 	assert_int_equal(bm.queued[0].len, 0);
 	assert_int_equal(bm.queued[0].flags, IOSQE_CQE_SKIP_SUCCESS);
 	assert_true(bm.queued[0].user_data == iocoro_ud(IOCORO_UD_STEP, 2, 77));
@@ -527,7 +510,7 @@ static void test_spawn(void **state)
 	assert_int_equal(bm.nr_queued, 1);
 	assert_int_equal(bm.queued[0].opcode, IORING_OP_BPF);
 	assert_int_equal(bm.queued[0].off, 4);
-	assert_int_equal(bm.queued[0].rw_flags, IORING_BPF_START_KIND);
+	assert_int_equal(bm.queued[0].rw_flags, 0);
 	assert_int_equal(bm.queued[0].len, 0);
 	assert_int_equal(bm.queued[0].flags, IOSQE_CQE_SKIP_SUCCESS);
 	/* a start is not a continuation: plain queue_sqe */
@@ -731,7 +714,6 @@ int main(void)
 		T(test_prep_link_timeout),
 		T(test_prep_cancel64),
 		T(test_prep_cancel_fd),
-		T(test_prep_bpf),
 		T(test_prep_kind),
 		T(test_user_data),
 		T(test_ctx_accessors),

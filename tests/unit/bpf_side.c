@@ -234,11 +234,6 @@ void bpf_side_prep_cancel_fd(struct io_uring_sqe *sqe, int fd,
 	io_uring_prep_cancel_fd(sqe, fd, flags);
 }
 
-void bpf_side_prep_bpf(struct io_uring_sqe *sqe, unsigned int prog_index)
-{
-	iocoro_prep_bpf(sqe, prog_index);
-}
-
 void bpf_side_prep_kind(struct io_uring_sqe *sqe, unsigned int kind)
 {
 	iocoro_prep_kind(sqe, kind);

@@ -94,7 +94,6 @@ void bpf_side_prep_cancel64(struct io_uring_sqe *sqe, __u64 user_data,
 			    int flags);
 void bpf_side_prep_cancel_fd(struct io_uring_sqe *sqe, int fd,
 			     unsigned int flags);
-void bpf_side_prep_bpf(struct io_uring_sqe *sqe, unsigned int prog_index);
 void bpf_side_prep_kind(struct io_uring_sqe *sqe, unsigned int kind);
 
 __u64 bpf_side_ctx_user_data(const struct io_coro_step *ctx);

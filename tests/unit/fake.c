@@ -169,6 +169,28 @@ static int fake_sync_cancel(const void *arg, unsigned int nr)
 	return -ENOENT;
 }
 
+/*
+ * IORING_REGISTER_PROBE as the kernel answers it: the patched one supports
+ * IORING_OP_BPF (its last opcode), stock 6.12's last is IORING_OP_LISTEN
+ */
+static int fake_probe(struct io_uring_probe *p, unsigned int nr)
+{
+	unsigned int last = fk.stock || fk.old_kernel ? IORING_OP_LISTEN :
+							IORING_OP_BPF;
+	unsigned int i;
+
+	if (!p || nr > 256)
+		return -EINVAL;
+	p->last_op = last;
+	p->ops_len = nr < last + 1 ? nr : last + 1;
+	for (i = 0; i < p->ops_len; i++) {
+		p->ops[i].op = i;
+		if (i <= IORING_OP_LISTEN || i == IORING_OP_BPF)
+			p->ops[i].flags = IO_URING_OP_SUPPORTED;
+	}
+	return 0;
+}
+
 int __wrap_io_uring_register(unsigned int fd, unsigned int op,
 			     const void *arg, unsigned int nr)
 {
@@ -184,18 +206,12 @@ int __wrap_io_uring_register(unsigned int fd, unsigned int op,
 	}
 	fk.nr_reg++;
 
-	if ((fk.stock || fk.old_kernel) && op >= IORING_ATTACH_BPF &&
-	    op <= IORING_REGISTER_BPF_BUDGET)
-		return -EINVAL;
 	if (op < IORING_REGISTER_LAST && fk.reg_err[op] && !probe_ring)
 		return fk.reg_err[op];
 
 	switch (op) {
-	case IORING_DETACH_BPF:
-		/* the support probe: no program table on any ring */
-		if (arg || nr)
-			return -EINVAL;
-		return -ENXIO;
+	case IORING_REGISTER_PROBE:
+		return fake_probe((void *)arg, nr);
 	case IORING_REGISTER_SYNC_CANCEL:
 		return fake_sync_cancel(arg, nr);
 	}

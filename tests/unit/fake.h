@@ -8,9 +8,10 @@
  * inline functions (io_uring_get_sqe(), io_uring_cqe_seen()) work on it;
  * io_uring_submit() "consumes" SQEs into fk.submitted[], and tests post
  * CQEs with fake_post_cqe(). The kernel model answers io_uring_register()
- * as the series does (the support probe's IORING_DETACH_BPF: -ENXIO;
- * IORING_REGISTER_SYNC_CANCEL) or, with fk.stock, as a kernel without the
- * series (-EINVAL), and libiocoro's own iocoro__kind_link() (the bpf_link
+ * as the series does (the support probe's IORING_REGISTER_PROBE, where
+ * IORING_OP_BPF is supported; IORING_REGISTER_SYNC_CANCEL) or, with
+ * fk.stock, as a kernel without the series (its probe ends at 6.12's last
+ * opcode), and libiocoro's own iocoro__kind_link() (the bpf_link
  * of a kind) with a real fd (of /dev/null, so that the library's close()
  * of it shows), -EBUSY for a kind a link of the ring holds, -EBADF for a
  * bad program fd, -EOPNOTSUPP on a kernel without the series. Any call

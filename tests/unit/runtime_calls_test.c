@@ -260,13 +260,13 @@ static void test_cancel_every_request_of_the_id(void **state)
 	assert_int_equal(fk.nr_inflight, 2);
 }
 
-static void test_cancel_without_table(void **state)
+static void test_cancel_without_attach(void **state)
 {
 	struct iocoro co;
 
 	(void)state;
 	ring_up(&co);
-	/* no table known: every program index a step can name */
+	/* no kinds attached by iocoro_attach(): every kind a step can name */
 	fake_inflight(UD(STEP, IOCORO_MAX_PROGS - 1, 8));
 	assert_int_equal(L(iocoro_cancel(&co, 8)), 1);
 	assert_int_equal(fk.nr_sync_cancel, 2 * IOCORO_MAX_PROGS);
@@ -377,7 +377,7 @@ static void test_kind_bad_args(void **state)
 	runtime_progs_bpf__destroy(skel);
 }
 
-/* IORING_OP_BPF at a kind: off is the kind, the flag says so, no more */
+/* IORING_OP_BPF at a kind: off is the kind, no more */
 static void test_prep_kind(void **state)
 {
 	struct io_uring_sqe sqe;
@@ -387,7 +387,7 @@ static void test_prep_kind(void **state)
 	iocoro_prep_kind(&sqe, 9);
 	assert_int_equal(sqe.opcode, IORING_OP_BPF);
 	assert_int_equal(sqe.off, 9);
-	assert_int_equal(sqe.rw_flags, IORING_BPF_START_KIND);
+	assert_int_equal(sqe.rw_flags, 0);
 	assert_int_equal(sqe.fd, 0);
 	assert_int_equal(sqe.addr, 0);
 	assert_int_equal(sqe.len, 0);
@@ -414,7 +414,7 @@ int main(void)
 		T(test_wait_many_at_most_nr),
 		T(test_wait_many_errors),
 		T(test_cancel_every_request_of_the_id),
-		T(test_cancel_without_table),
+		T(test_cancel_without_attach),
 		T(test_cancel_errors),
 		T(test_skel_load_bad_args),
 		T(test_skel_load_stock),

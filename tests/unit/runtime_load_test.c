@@ -46,6 +46,7 @@ static int step_order(struct bpf_object *obj, struct bpf_program **out)
 static void test_prepare_steps(void **state)
 {
 	struct runtime_progs_bpf *skel = open_skel();
+	__u32 syscall_flags = bpf_program__flags(skel->progs.syscall_prog);
 
 	(void)state;
 	assert_int_equal(L(iocoro_object_prepare(skel->obj, NULL)), NR_STEPS);
@@ -61,9 +62,10 @@ static void test_prepare_steps(void **state)
 			 BPF_PROG_TYPE_STRUCT_OPS);
 	assert_int_equal(bpf_program__type(skel->progs.not_ours),
 			 BPF_PROG_TYPE_SOCKET_FILTER);
-	assert_int_not_equal(bpf_program__type(skel->progs.table_prog),
-			     BPF_PROG_TYPE_STRUCT_OPS);
-	assert_false(sleepable(skel->progs.table_prog));
+	assert_int_equal(bpf_program__type(skel->progs.syscall_prog),
+			 BPF_PROG_TYPE_SYSCALL);
+	assert_true(bpf_program__flags(skel->progs.syscall_prog) ==
+		    syscall_flags);
 	/* the kernel was asked first */
 	assert_int_equal(fk.nr_setup, 1);
 	runtime_progs_bpf__destroy(skel);
@@ -88,7 +90,7 @@ static void test_prepare_log_buf(void **state)
 	assert_string_equal(log, "");
 	/* programs that are not steps are left alone */
 	assert_null(bpf_program__log_buf(skel->progs.not_ours, &size));
-	assert_null(bpf_program__log_buf(skel->progs.table_prog, &size));
+	assert_null(bpf_program__log_buf(skel->progs.syscall_prog, &size));
 	runtime_progs_bpf__destroy(skel);
 }
 
@@ -246,7 +248,7 @@ static void test_prog_index(void **state)
 	assert_int_equal(L(iocoro_prog_index(skel->obj, skel->progs.not_ours)),
 			 -ENOENT);
 	assert_int_equal(L(iocoro_prog_index(skel->obj,
-					     skel->progs.table_prog)), -ENOENT);
+					     skel->progs.syscall_prog)), -ENOENT);
 	assert_int_equal(L(iocoro_prog_index(NULL, skel->progs.first)),
 			 -EINVAL);
 	assert_int_equal(L(iocoro_prog_index(skel->obj, NULL)), -EINVAL);
@@ -259,11 +261,11 @@ static void test_prog_index_typed_by_hand(void **state)
 
 	(void)state;
 	/* a program the application made a struct_ops one counts as well */
-	assert_int_equal(bpf_program__set_type(skel->progs.table_prog,
+	assert_int_equal(bpf_program__set_type(skel->progs.syscall_prog,
 					       BPF_PROG_TYPE_STRUCT_OPS), 0);
 	assert_int_equal(L(iocoro_object_prepare(skel->obj, NULL)),
 			 NR_STEPS + 1);
-	assert_true(L(iocoro_prog_index(skel->obj, skel->progs.table_prog)) >=
+	assert_true(L(iocoro_prog_index(skel->obj, skel->progs.syscall_prog)) >=
 		    0);
 	runtime_progs_bpf__destroy(skel);
 }

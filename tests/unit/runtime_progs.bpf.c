@@ -66,9 +66,9 @@ int lookalike(unsigned long long *ctx)
 SEC(".struct_ops")
 struct io_coro_ops lookalike_kind = { .step = (void *)lookalike };
 
-/* a program of the program-table interface: not a step */
-SEC("iouring")
-int table_prog(void *ctx)
+/* a program of another type, sleepable by its section: not a step */
+SEC("syscall")
+int syscall_prog(void *ctx)
 {
 	(void)ctx;
 	return 0;

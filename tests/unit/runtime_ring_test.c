@@ -20,10 +20,10 @@ static void test_probe_patched(void **state)
 	assert_int_equal(L(iocoro_probe()), 0);
 	assert_int_equal(fk.nr_setup, 1);
 	assert_int_equal(fk.nr_reg, 1);
-	assert_int_equal(fk.reg[0].op, IORING_DETACH_BPF);
+	assert_int_equal(fk.reg[0].op, IORING_REGISTER_PROBE);
 	assert_int_equal(fk.reg[0].fd, fk.last_probe_fd);
-	assert_true(fk.reg[0].arg_null);
-	assert_int_equal(fk.reg[0].nr, 0);
+	assert_false(fk.reg[0].arg_null);
+	assert_int_equal(fk.reg[0].nr, IORING_OP_BPF + 1);
 	assert_false(fake_probe_fd_open());
 }
 
@@ -61,7 +61,7 @@ static void test_init_ok(void **state)
 	assert_int_equal(fk.nr_setup, 0);
 	assert_int_equal(fk.nr_reg, 1);
 	assert_int_equal(fk.reg[0].fd, FAKE_RING_FD);
-	assert_int_equal(fk.reg[0].op, IORING_DETACH_BPF);
+	assert_int_equal(fk.reg[0].op, IORING_REGISTER_PROBE);
 	assert_int_equal(co.ring.ring_fd, FAKE_RING_FD);
 	assert_int_equal(co.nr_progs, 0);
 	assert_int_equal(co.budget, 0);

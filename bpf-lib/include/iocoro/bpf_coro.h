@@ -43,26 +43,26 @@
  *   }
  *
  * CQEs: steps are queued with IOSQE_CQE_SKIP_SUCCESS, so a coroutine that
- * goes well posts exactly one CQE, its end: the CQE of the step whose
- * program called iocoro_finish() (user_data IOCORO_UD_END, res the result
+ * goes well posts exactly one CQE, its end: the CQE of the step that
+ * called iocoro_finish() (user_data IOCORO_UD_END, res the result
  * it returned). A failed operation posts nothing: its step runs and sees
  * the error. A step that returns a negative value without iocoro_finish()
  * fails its request, whose CQE (IOCORO_UD_STEP) then ends the coroutine
  * with that error; so do the kernel's own errors (-ELOOP when the step
  * budget is spent, -ECANCELED when the task or the ring goes away or the
- * step is cancelled, -EBADF when the program is no longer attached).
+ * step is cancelled, -EBADF when no step is attached as its kind any more).
  *
  * A step that returns >= 0 without awaiting, spawning or finishing ends
  * its coroutine with no CQE at all: user space waits for an end that never
  * comes. Built with IOCORO_DEBUG defined (before including <iocoro/bpf.h>),
  * the IOCORO_COROUTINE() wrapper catches it: such a step fails with
  * -EPROTO, which ends the coroutine IOCORO_FAILED, -EPROTO, with the
- * step's program index. A coroutine that ends without a CQE on purpose (a
+ * step's kind. A coroutine that ends without a CQE on purpose (a
  * lane whose parent reports the work) says so with iocoro_leave(); a step
- * that queues with the raw helpers calls iocoro_acted() after them.
+ * that queues with the raw kfuncs calls iocoro_acted() after them.
  *
  * Everything here is always inlined and loop-free: the verifier sees one
- * straight function per program. Include <iocoro/bpf.h> rather than this
+ * straight function per step. Include <iocoro/bpf.h> rather than this
  * file.
  */
 #ifndef IOCORO_BPF_CORO_H
@@ -75,29 +75,6 @@
 #include <iocoro/bpf_prep.h>
 #include <iocoro/bpf_ctx.h>
 #include <iocoro/user_data.h>
-
-/*
- * The calls the model is made of: io_coro_ops kfuncs, or with
- * IOCORO_BPF_V5 the program table's helpers.
- */
-#ifdef IOCORO_BPF_V5
-#include <iocoro/bpf_io_uring_helpers.h>
-#define IOCORO__QUEUE(ctx, sqe)                                             \
-	bpf_io_uring_queue_sqe((ctx), (sqe), sizeof(*(sqe)))
-#define IOCORO__QUEUE_CONT(ctx, sqe, next)                                  \
-	bpf_io_uring_queue_sqe_cont((ctx), (sqe), sizeof(*(sqe)), (next))
-#define IOCORO__POST_RESULT(ctx, ud) bpf_io_uring_post_result((ctx), (ud))
-#define IOCORO__PREP_START(sqe, next) iocoro_prep_bpf((sqe), (next))
-#define IOCORO__SELF(ctx) iocoro_ud_prog((ctx)->user_data)
-#else
-#define IOCORO__QUEUE(ctx, sqe)                                             \
-	bpf_io_coro_queue_sqe((ctx), (sqe), sizeof(*(sqe)))
-#define IOCORO__QUEUE_CONT(ctx, sqe, next)                                  \
-	bpf_io_coro_queue_sqe_cont((ctx), (sqe), sizeof(*(sqe)), (next))
-#define IOCORO__POST_RESULT(ctx, ud) bpf_io_coro_post_result((ctx), (ud))
-#define IOCORO__PREP_START(sqe, next) iocoro_prep_kind((sqe), (next))
-#define IOCORO__SELF(ctx) ((ctx)->kind)
-#endif
 
 #ifdef IOCORO_DEBUG
 /* per CPU: steps' actions (awaits, spawns, finishes, leaves) so far */
@@ -151,7 +128,7 @@ IOCORO_INLINE __u32 iocoro_id(const iocoro_ctx_t *ctx)
 /* the kind running this step (its index among the object's steps) */
 IOCORO_INLINE __u32 iocoro_self(const iocoro_ctx_t *ctx)
 {
-	return IOCORO__SELF(ctx);
+	return ctx->kind;
 }
 
 /*
@@ -165,11 +142,11 @@ IOCORO_INLINE __u32 iocoro_self(const iocoro_ctx_t *ctx)
 	})
 
 /*
- * Queue a step of coroutine @id that does nothing but run program @prog:
- * an IORING_OP_BPF request, whose program runs as soon as it is issued,
+ * Queue a step of coroutine @id that does nothing but run the step of kind
+ * @prog: an IORING_OP_BPF request, whose step runs as soon as it is issued,
  * with no operation result in its ctx. How a step starts another
  * coroutine (give it its own id and state slot) without an operation.
- * Returns 0 or the helper's error (-EBUSY, -ELOOP as iocoro_await()).
+ * Returns 0 or the kfunc's error (-EBUSY, -ELOOP as iocoro_await()).
  */
 IOCORO_INLINE int iocoro_spawn(iocoro_ctx_t *ctx, __u32 prog,
 			       __u32 id)
@@ -178,16 +155,16 @@ IOCORO_INLINE int iocoro_spawn(iocoro_ctx_t *ctx, __u32 prog,
 
 	long ret;
 
-	IOCORO__PREP_START(&step, prog);
+	iocoro_prep_kind(&step, prog);
 	step.user_data = iocoro_ud(IOCORO_UD_STEP, prog, id);
 	step.flags = IOSQE_CQE_SKIP_SUCCESS;
-	ret = IOCORO__QUEUE(ctx, &step);
+	ret = bpf_io_coro_queue_sqe(ctx, &step, sizeof(step));
 	if (!ret)
 		iocoro_acted();
 	return (int)ret;
 }
 
-/* iocoro_spawn() of this coroutine: its next step runs program @prog */
+/* iocoro_spawn() of this coroutine: its next step is kind @prog's */
 IOCORO_INLINE int iocoro_next(iocoro_ctx_t *ctx, __u32 prog)
 {
 	return iocoro_spawn(ctx, prog, iocoro_id(ctx));
@@ -195,16 +172,16 @@ IOCORO_INLINE int iocoro_next(iocoro_ctx_t *ctx, __u32 prog)
 
 /*
  * Queue the operation @sqe (prepared with an io_uring_prep_*() helper) as
- * a step of coroutine @id: once it completed, program @prog runs and finds
- * its result in iocoro_ctx_prev_res(). @sqe's user_data and its
+ * a step of coroutine @id: once it completed, the step of kind @prog runs
+ * and finds its result in iocoro_ctx_prev_res(). @sqe's user_data and its
  * IOSQE_CQE_SKIP_SUCCESS flag are set here; other flags are kept. One
  * request: the operation carries its continuation
  * (bpf_io_coro_queue_sqe_cont()).
  *
- * Returns 0, or the helper's error (-EBUSY when the run already queued
+ * Returns 0, or the kfunc's error (-EBUSY when the run already queued
  * IOCORO_MAX_QUEUED_SQES SQEs, -ELOOP when the coroutine's step budget
  * cannot pay for the next step, -EBADF when @prog is not attached). Return
- * that error from the program: the coroutine then ends with it. Nothing
+ * that error from the step: the coroutine then ends with it. Nothing
  * was queued then.
  */
 IOCORO_INLINE int iocoro_await_as(iocoro_ctx_t *ctx,
@@ -215,20 +192,20 @@ IOCORO_INLINE int iocoro_await_as(iocoro_ctx_t *ctx,
 
 	sqe->user_data = iocoro_ud(IOCORO_UD_STEP, prog, id);
 	sqe->flags |= IOSQE_CQE_SKIP_SUCCESS;
-	ret = IOCORO__QUEUE_CONT(ctx, sqe, prog);
+	ret = bpf_io_coro_queue_sqe_cont(ctx, sqe, sizeof(*sqe), prog);
 	if (!ret)
 		iocoro_acted();
 	return (int)ret;
 }
 
-/* iocoro_await_as() of this coroutine, continued by program @prog */
+/* iocoro_await_as() of this coroutine, continued by kind @prog */
 IOCORO_INLINE int iocoro_await_prog(iocoro_ctx_t *ctx,
 				    struct io_uring_sqe *sqe, __u32 prog)
 {
 	return iocoro_await_as(ctx, sqe, prog, iocoro_id(ctx));
 }
 
-/* iocoro_await_prog() with this program as the next step */
+/* iocoro_await_prog() with this step's kind as the next step */
 IOCORO_INLINE int iocoro_await(iocoro_ctx_t *ctx,
 			       struct io_uring_sqe *sqe)
 {
@@ -238,7 +215,7 @@ IOCORO_INLINE int iocoro_await(iocoro_ctx_t *ctx,
 /*
  * State-machine step: record that the coroutine continues at state @next
  * (stored in *@step, a field of the coroutine's state), then await @sqe.
- * Returns what iocoro_await() returns: return it from the program.
+ * Returns what iocoro_await() returns: return it from the step.
  */
 IOCORO_INLINE int iocoro_then(iocoro_ctx_t *ctx,
 			      struct io_uring_sqe *sqe, __u32 *step,
@@ -250,14 +227,14 @@ IOCORO_INLINE int iocoro_then(iocoro_ctx_t *ctx,
 
 /*
  * End the coroutine with result @res: this step's request posts its CQE
- * with user_data IOCORO_UD_END and res @res once the program returned it,
+ * with user_data IOCORO_UD_END and res @res once the step returned it,
  * which user space's iocoro_wait() returns. It is the request's own CQE,
  * never dropped and counted against no limit of the run. Returns @res,
  * for: return iocoro_finish(ctx, res);
  */
 IOCORO_INLINE int iocoro_finish(iocoro_ctx_t *ctx, __s32 res)
 {
-	IOCORO__POST_RESULT(ctx,
+	bpf_io_coro_post_result(ctx,
 		iocoro_ud(IOCORO_UD_END, iocoro_self(ctx), iocoro_id(ctx)));
 	iocoro_acted();
 	return res;
@@ -309,14 +286,6 @@ IOCORO_INLINE int iocoro_leave(iocoro_ctx_t *ctx)
 	static inline __attribute__((always_inline)) int                    \
 	name##_step(iocoro_ctx_t *ctx, type *st)
 
-#ifdef IOCORO_BPF_V5
-#define IOCORO__STEP_FN(sec, name) SEC(sec) int name(iocoro_ctx_t *ctx)
-#define IOCORO__STEP_KIND(name)
-#define IOCORO_COROUTINE(name, map, type)                                   \
-	IOCORO__COROUTINE("iouring", name, map, type)
-#define IOCORO_COROUTINE_SLEEPABLE(name, map, type)                         \
-	IOCORO__COROUTINE("iouring.s", name, map, type)
-#else
 /* struct_ops programs take their arguments as an array of u64 */
 #define IOCORO__STEP_FN(sec, name)                                           \
 	static inline __attribute__((always_inline)) int                    \
@@ -335,6 +304,5 @@ IOCORO_INLINE int iocoro_leave(iocoro_ctx_t *ctx)
 	IOCORO__COROUTINE(IOCORO_SEC #name, name, map, type)
 #define IOCORO_COROUTINE_SLEEPABLE(name, map, type)                         \
 	IOCORO__COROUTINE(IOCORO_SEC_SLEEPABLE #name, name, map, type)
-#endif
 
 #endif /* IOCORO_BPF_CORO_H */

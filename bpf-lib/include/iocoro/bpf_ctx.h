@@ -4,10 +4,7 @@
  * step's context (iocoro/coro_ops.h), read through the kernel's BTF. The
  * user_data of the step's own request and, when that request was an
  * operation (or an IORING_OP_BPF linked after one), how it completed.
- *
- * With IOCORO_BPF_V5 defined, the same accessors read the program-table
- * interface's struct io_uring_step_ctx instead. Include <iocoro/bpf.h>
- * rather than this file.
+ * Include <iocoro/bpf.h> rather than this file.
  */
 #ifndef IOCORO_BPF_CTX_H
 #define IOCORO_BPF_CTX_H
@@ -16,30 +13,15 @@
 #include <linux/io_uring.h>
 
 #include <iocoro/user_data.h>
-
-#ifdef IOCORO_BPF_V5
-/* the context of a BPF_PROG_TYPE_IOURING program: one aligned load each */
-#define iocoro_ctx_t		struct io_uring_step_ctx
-#define IOCORO__CTX_UD(c)	((c)->user_data)
-#define IOCORO__CTX_HAS(c)	((c)->has_prev)
-#define IOCORO__CTX_RES(c)	((c)->prev_res)
-#define IOCORO__CTX_FLAGS(c)	((c)->prev_flags)
-#define IOCORO__CTX_RES_UD(c)	((c)->prev_user_data)
-#else
 #include <iocoro/coro_ops.h>
+
 /* what a step's context is; a macro, as the kernel's struct is */
 #define iocoro_ctx_t		struct io_coro_step
-#define IOCORO__CTX_UD(c)	((c)->user_data)
-#define IOCORO__CTX_HAS(c)	((c)->has_res)
-#define IOCORO__CTX_RES(c)	((c)->res)
-#define IOCORO__CTX_FLAGS(c)	((c)->cqe_flags)
-#define IOCORO__CTX_RES_UD(c)	((c)->res_user_data)
-#endif
 
 /* user_data of the request whose completion runs this step */
 IOCORO_INLINE __u64 iocoro_ctx_user_data(const iocoro_ctx_t *ctx)
 {
-	return IOCORO__CTX_UD(ctx);
+	return ctx->user_data;
 }
 
 /*
@@ -49,25 +31,25 @@ IOCORO_INLINE __u64 iocoro_ctx_user_data(const iocoro_ctx_t *ctx)
  */
 IOCORO_INLINE int iocoro_ctx_has_prev(const iocoro_ctx_t *ctx)
 {
-	return IOCORO__CTX_HAS(ctx) != 0;
+	return ctx->has_res != 0;
 }
 
 /* that operation's CQE res (0 when !has_prev) */
 IOCORO_INLINE __s32 iocoro_ctx_prev_res(const iocoro_ctx_t *ctx)
 {
-	return IOCORO__CTX_RES(ctx);
+	return ctx->res;
 }
 
 /* its CQE flags (0 when !has_prev) */
 IOCORO_INLINE __u32 iocoro_ctx_prev_flags(const iocoro_ctx_t *ctx)
 {
-	return IOCORO__CTX_FLAGS(ctx);
+	return ctx->cqe_flags;
 }
 
 /* its user_data (0 when !has_prev) */
 IOCORO_INLINE __u64 iocoro_ctx_prev_user_data(const iocoro_ctx_t *ctx)
 {
-	return IOCORO__CTX_RES_UD(ctx);
+	return ctx->res_user_data;
 }
 
 #endif /* IOCORO_BPF_CTX_H */

@@ -11,7 +11,7 @@
  *
  * Unlike liburing's, these start by zeroing the whole SQE: a program
  * builds it on its stack, and the verifier only lets initialised memory
- * reach the helper. Pointers (buf, iovecs, path, ts, statxbuf, addr,
+ * reach the kfunc. Pointers (buf, iovecs, path, ts, statxbuf, addr,
  * addrlen) are user-space addresses: the kernel reads and writes them in
  * the submitting task, as for SQEs from user space; a program usually
  * keeps them as __u64 in its coroutine's state and casts them here. Where
@@ -263,27 +263,15 @@ IOCORO_INLINE void io_uring_prep_cancel_fd(struct io_uring_sqe *sqe, int fd,
 }
 
 /*
- * IORING_OP_BPF: run program number prog_index of the ring's attached
- * table. The core of every step request; fd, addr, len and the other
- * fields the opcode does not use stay zero, as the kernel requires.
- */
-IOCORO_INLINE void iocoro_prep_bpf(struct io_uring_sqe *sqe,
-				   unsigned int prog_index)
-{
-	io_uring_prep_rw(IORING_OP_BPF, sqe, 0, 0, 0, prog_index);
-}
-
-/*
  * IORING_OP_BPF that runs the step of coroutine kind @kind (the
- * io_coro_ops attached as that kind) as soon as it is issued. Fields as
- * iocoro_prep_bpf(); a start a step queues takes its coroutine's budget,
- * so sqe->len stays zero.
+ * io_coro_ops attached as that kind) as soon as it is issued. Every field
+ * the opcode does not use stays zero, as the kernel requires; a start a
+ * step queues takes its coroutine's budget, so sqe->len stays zero too.
  */
 IOCORO_INLINE void iocoro_prep_kind(struct io_uring_sqe *sqe,
 				    unsigned int kind)
 {
 	io_uring_prep_rw(IORING_OP_BPF, sqe, 0, 0, 0, kind);
-	sqe->rw_flags = IORING_BPF_START_KIND;
 }
 
 #endif /* IOCORO_BPF_PREP_H */

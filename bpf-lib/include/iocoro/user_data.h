@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR MIT) */
 /*
  * The user_data of a coroutine's requests and CQEs, shared by both halves
- * of iocoro: BPF programs (iocoro/bpf.h) build it, user space (iocoro.h)
+ * of iocoro: BPF steps (iocoro/bpf.h) build it, user space (iocoro.h)
  * reads it back. The same words mean the same thing on both sides.
  *
  *   bits 63..48  IOCORO_UD_MAGIC: the CQE belongs to a coroutine
- *   bits 47..40  kind (enum iocoro_ud_kind)
- *   bits 39..32  index of the program that runs the coroutine's next step
+ *   bits 47..40  request type (enum iocoro_ud_kind)
+ *   bits 39..32  the kind whose step continues the coroutine
  *   bits 31..0   coroutine id, chosen by user space at iocoro_start()
  *
  * Every request of a coroutine carries its id: its steps (IOCORO_UD_STEP),
- * the requests that carry the program that continues the coroutine once
+ * the requests that carry the step that continues the coroutine once
  * they completed (an operation, or IORING_OP_BPF), the operations a step
  * queues without one (IOCORO_UD_OP), and the CQE that reports its end
  * (IOCORO_UD_END), which the last step's request posts.
@@ -33,13 +33,13 @@
 #define IOCORO_UD_PROG_SHIFT	32
 
 /* the kernel's limits (<linux/io_uring.h>), under iocoro's names */
-/* the most kinds iocoro_attach() attaches (a ring holds as many) */
-#define IOCORO_MAX_PROGS	IORING_BPF_MAX_PROGS
-/* the most SQEs one program run may queue */
+/* the most kinds iocoro_attach() attaches: all those a ring holds */
+#define IOCORO_MAX_PROGS	IORING_CORO_MAX_KINDS
+/* the most SQEs one step may queue */
 #define IOCORO_MAX_QUEUED_SQES	IORING_BPF_MAX_SQES
-/* the most CQEs one program run may post */
+/* the most CQEs one step may post */
 #define IOCORO_MAX_EMITTED_CQES	IORING_BPF_MAX_CQES
-/* step budget of a chain: kernel default and maximum */
+/* step budget of a coroutine: kernel default and maximum */
 #define IOCORO_DEFAULT_BUDGET	IORING_BPF_DEFAULT_BUDGET
 #define IOCORO_MAX_BUDGET	IORING_BPF_MAX_BUDGET
 

@@ -29,9 +29,11 @@ static void run_start(struct iocoro *co, int emit_res, int nop_res)
 /* what the kernel and the library refuse */
 IOCORO_CASE(link_errors)
 {
+	static const __u32 flags[] = { 1, 2, 1U << 31 };
 	struct io_uring_params p = { .flags = IORING_SETUP_SQPOLL };
 	struct io_uring_sqe *sqe;
 	struct io_uring_cqe cqe;
+	unsigned int i;
 	struct coro_ops_bpf *skel;
 	struct iocoro co, sq;
 
@@ -44,20 +46,22 @@ IOCORO_CASE(link_errors)
 				    IOCORO_MAX_KINDS), -EINVAL);
 	CHECK_EQ(iocoro_kind_attach(&co, NULL, K_SEEN), -EINVAL);
 
-	/* a kind nothing is attached as, one out of range, a bad flag */
+	/* a kind nothing is attached as, one out of range, any rw_flags */
 	co_start(&co, K_SEEN, UD_START);
 	uring_reap(&co.ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_START, -EBADF);
 	co_start(&co, 200, UD_START);
 	uring_reap(&co.ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_START, -EBADF);
-	sqe = io_uring_get_sqe(&co.ring);
-	iocoro_prep_kind(sqe, K_START);
-	sqe->rw_flags |= 2;
-	sqe->user_data = UD_START;
-	CHECK_EQ(io_uring_submit(&co.ring), 1);
-	uring_reap(&co.ring, &cqe, 1);
-	CHECK_CQE(&cqe, UD_START, -EINVAL);
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		sqe = io_uring_get_sqe(&co.ring);
+		iocoro_prep_kind(sqe, K_START);
+		sqe->rw_flags = flags[i];
+		sqe->user_data = UD_START;
+		CHECK_EQ(io_uring_submit(&co.ring), 1);
+		uring_reap(&co.ring, &cqe, 1);
+		CHECK_CQE(&cqe, UD_START, -EINVAL);
+	}
 
 	/* steps run in the submitter's task: never on SQPOLL rings */
 	memset(&sq, 0, sizeof(sq));

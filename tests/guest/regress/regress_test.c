@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * io_uring regression tests of the kernel series on rings that never attach
- * a BPF program: what stock 6.12 does there, the series must do too
+ * a coroutine kind: what stock 6.12 does there, the series must do too
  * (issue 14, where upstream liburing's msg-ring.t and multicqes_drain.t
- * passed on stock 6.12 and failed on the patched kernel).
+ * passed on stock 6.12 and failed on the patched kernel). The series adds
+ * no io_uring_register opcode, and one io_uring opcode, IORING_OP_BPF
+ * (128).
  *
- *   register_reserved_blind    opcodes 31..47 (later kernels' SEND_MSG_RING
- *                              = 31 and on) with fd -1: -EINVAL, not -EBADF
- *                              (the opcode is checked before the fd; v2 of
- *                              the series had its BPF opcodes at 31..33)
+ *   register_reserved_blind    opcodes 31..255 (later kernels' SEND_MSG_RING
+ *                              = 31 and on, and all above) with fd -1:
+ *                              -EINVAL, not -EBADF (the opcode is checked
+ *                              before the fd)
  *   register_reserved_ring     the same on a real ring fd
  *   register_reserved_notring  the same on an fd that is not a ring
  *   register_reserved_registered  the same with
@@ -17,9 +19,14 @@
  *   register_past_last         opcodes >= IORING_REGISTER_LAST: -EINVAL on
  *                              every kind of fd, with and without the flag
  *   register_bounds            the neighbours of the gap are real opcodes:
- *                              30 and 128 look at the fd (-EBADF with -1),
+ *                              30 looks at the fd (-EBADF with -1),
  *                              IORING_REGISTER_PROBE works on the ring, by
- *                              fd and by registered index
+ *                              fd and by registered index, and has stock
+ *                              6.12's opcodes
+ *   probe_op_bpf               the probe's last opcode is IORING_OP_BPF
+ *                              (128), supported, and none between 6.12's
+ *                              last and it is (patched kernel only: stock
+ *                              has no IORING_OP_BPF)
  *   msg_ring_sync              io_uring_register(-1, 31, sqe, 1) == -EINVAL
  *                              with a MSG_RING SQE, exactly the probe of
  *                              liburing's io_uring_register_sync_msg() that
@@ -60,18 +67,17 @@
 #include "check.h"
 #include "uring_bpf.h"
 
-/* the gap the series leaves to later kernels' opcodes (issue 14) */
+/* the register opcodes 6.12 does not know: later kernels' (issue 14) */
 #define REG_GAP_FIRST 31 /* IORING_REGISTER_SEND_MSG_RING of 6.13+ */
-#define REG_GAP_END 128	 /* first opcode of the series */
+#define REG_GAP_END 256	 /* and everything up to here */
 #define REG_SEND_MSG_RING 31
 
 _Static_assert(IORING_REGISTER_CLONE_BUFFERS == REG_GAP_FIRST - 1,
 	       "the last stock 6.12 opcode is 30");
-_Static_assert(IORING_ATTACH_BPF == REG_GAP_END, "IORING_ATTACH_BPF is 128");
-_Static_assert(IORING_DETACH_BPF == 129, "IORING_DETACH_BPF is 129");
-_Static_assert(IORING_REGISTER_BPF_BUDGET == 130,
-	       "IORING_REGISTER_BPF_BUDGET is 130");
-_Static_assert(IORING_REGISTER_LAST == 131, "IORING_REGISTER_LAST is 131");
+_Static_assert(IORING_REGISTER_LAST == REG_GAP_FIRST,
+	       "the series adds no register opcode");
+_Static_assert(IORING_OP_BPF == 128 && IORING_OP_LAST == IORING_OP_BPF + 1,
+	       "the series' one opcode, IORING_OP_BPF, is 128 and the last");
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -188,34 +194,61 @@ IOCORO_CASE(register_bounds)
 	struct io_uring_probe *probe;
 	struct io_uring ring;
 	size_t len = sizeof(*probe) + 256 * sizeof(struct io_uring_probe_op);
+	unsigned int last_op;
 
 	/* real opcodes look at the fd first: -EBADF with fd -1 */
 	expect_reg("fd -1", -1, IORING_REGISTER_CLONE_BUFFERS, NULL, 0,
 		   -EBADF);
-	expect_reg("fd -1", -1, IORING_ATTACH_BPF, NULL, 0, -EBADF);
-	expect_reg("fd -1", -1, IORING_DETACH_BPF, NULL, 0, -EBADF);
-	expect_reg("fd -1", -1, IORING_REGISTER_BPF_BUDGET, NULL, 0, -EBADF);
+	/* and the first past it does not */
+	expect_reg("fd -1", -1, REG_GAP_FIRST, NULL, 0, -EINVAL);
 
 	uring_init(&ring, 4, 0);
 	probe = calloc(1, len);
 	CHECK(probe != NULL);
 	expect_reg("ring fd", ring.ring_fd, IORING_REGISTER_PROBE, probe, 256,
 		   0);
-	CHECK_EQ(probe->last_op, IORING_OP_LAST - 1);
+	/* 6.12's opcodes, NOP to LISTEN, are there */
+	CHECK(probe->last_op >= IORING_OP_LISTEN);
+	CHECK(probe->ops_len == probe->last_op + 1);
 	CHECK(probe->ops[IORING_OP_NOP].flags & IO_URING_OP_SUPPORTED);
+	CHECK(probe->ops[IORING_OP_LISTEN].flags & IO_URING_OP_SUPPORTED);
+	last_op = probe->last_op;
 	CHECK_EQ(CHECK_RET(io_uring_register_ring_fd(&ring)), 1);
 	memset(probe, 0, len);
 	expect_reg("registered ring index", ring.enter_ring_fd,
 		   IORING_REGISTER_PROBE | IORING_REGISTER_USE_REGISTERED_RING,
 		   probe, 256, 0);
-	CHECK_EQ(probe->last_op, IORING_OP_LAST - 1);
+	CHECK_EQ(probe->last_op, last_op);
 	/* a real opcode with an empty slot: the index is looked at */
 	expect_reg("unregistered index 7", 7,
 		   IORING_REGISTER_PROBE | IORING_REGISTER_USE_REGISTERED_RING,
 		   probe, 256, -EBADF);
 	CHECK_EQ(CHECK_RET(io_uring_unregister_ring_fd(&ring)), 1);
-	/* the series' own opcodes are there: DETACH without a table */
-	expect_reg("ring fd", ring.ring_fd, IORING_DETACH_BPF, NULL, 0, -ENXIO);
+	free(probe);
+	io_uring_queue_exit(&ring);
+}
+
+IOCORO_CASE(probe_op_bpf)
+{
+	struct io_uring_probe *probe;
+	struct io_uring ring;
+	size_t len = sizeof(*probe) + 256 * sizeof(struct io_uring_probe_op);
+	unsigned int op;
+
+	uring_init(&ring, 4, 0);
+	probe = calloc(1, len);
+	CHECK(probe != NULL);
+	expect_reg("ring fd", ring.ring_fd, IORING_REGISTER_PROBE, probe, 256,
+		   0);
+	CHECK_EQ(probe->last_op, IORING_OP_BPF);
+	CHECK_EQ(probe->ops_len, IORING_OP_BPF + 1);
+	CHECK_EQ(probe->ops[IORING_OP_BPF].op, IORING_OP_BPF);
+	CHECK(probe->ops[IORING_OP_BPF].flags & IO_URING_OP_SUPPORTED);
+	/* the opcodes later kernels take are not the series' */
+	for (op = IORING_OP_LISTEN + 1; op < IORING_OP_BPF; op++) {
+		if (probe->ops[op].flags & IO_URING_OP_SUPPORTED)
+			FAIL("opcode %u is supported", op);
+	}
 	free(probe);
 	io_uring_queue_exit(&ring);
 }
