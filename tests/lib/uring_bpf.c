@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "uring_bpf.h"
 
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include <errno.h>
@@ -291,4 +292,53 @@ void uring_sleep_ms(unsigned int ms)
 
 	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
 		;
+}
+
+/* offset in bytes of member @name of struct @t */
+static __u32 btf_member_off(const struct btf *btf, const struct btf_type *t,
+			    const char *name)
+{
+	const struct btf_member *m = btf_members(t);
+	__u16 i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), name))
+			return btf_member_bit_offset(t, i) / 8;
+	}
+	FAIL("struct %s has no member %s in the kernel's BTF",
+	     btf__name_by_offset(btf, t->name_off), name);
+}
+
+const struct uring_kind_layout *uring_kind_layout(void)
+{
+	static struct uring_kind_layout layout;
+	static bool done;
+	const struct btf_type *value, *ops;
+	struct btf *btf;
+	__s32 vid, oid;
+	__u32 data;
+
+	if (done)
+		return &layout;
+	btf = btf__load_vmlinux_btf();
+	if (!btf)
+		FAIL("no kernel BTF: %s", strerror(errno));
+	vid = btf__find_by_name_kind(btf, "bpf_struct_ops_io_coro_ops",
+				     BTF_KIND_STRUCT);
+	oid = btf__find_by_name_kind(btf, "io_coro_ops", BTF_KIND_STRUCT);
+	if (vid < 0 || oid < 0)
+		FAIL("the kernel's BTF has no struct io_coro_ops (%d, %d)",
+		     vid, oid);
+	value = btf__type_by_id(btf, vid);
+	ops = btf__type_by_id(btf, oid);
+	data = btf_member_off(btf, value, "data");
+	layout.ops_type_id = oid;
+	layout.value_type_id = vid;
+	layout.value_size = value->size;
+	layout.off_step = data + btf_member_off(btf, ops, "step");
+	layout.off_ring_fd = data + btf_member_off(btf, ops, "ring_fd");
+	layout.off_kind = data + btf_member_off(btf, ops, "kind");
+	btf__free(btf);
+	done = true;
+	return &layout;
 }

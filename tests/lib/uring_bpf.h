@@ -34,6 +34,22 @@ struct bpf_program;
 /* bpf_program__fd() of a loaded program (fails the test if it has none) */
 int uring_prog_fd(const struct bpf_program *prog);
 
+/*
+ * Where the value of an io_coro_ops struct_ops map keeps the step (a
+ * program fd when the map is updated), the ring fd and the kind, read
+ * from the kernel's BTF: for tests that make such maps by hand
+ */
+struct uring_kind_layout {
+	__u32 ops_type_id;	/* BTF id of struct io_coro_ops */
+	__u32 value_type_id;	/* of struct bpf_struct_ops_io_coro_ops */
+	__u32 value_size;
+	__u32 off_step;
+	__u32 off_ring_fd;
+	__u32 off_kind;
+};
+/* the layout, read the first time (fails the test without one) */
+const struct uring_kind_layout *uring_kind_layout(void);
+
 /* io_uring_queue_init(), failing the test on error */
 void uring_init(struct io_uring *ring, unsigned int entries,
 		unsigned int flags);

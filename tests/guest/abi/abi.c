@@ -99,63 +99,6 @@ unsigned int cqe_pos(const struct io_uring_cqe *cqes, unsigned int n,
 
 /* ------------------------------------------------------------- kinds */
 
-/* where the value of an io_coro_ops map keeps what kind_map_raw() writes */
-static struct {
-	bool done;
-	__u32 ops_type_id;
-	__u32 value_type_id;
-	__u32 value_size;
-	__u32 off_step;
-	__u32 off_ring_fd;
-	__u32 off_kind;
-} layout;
-
-static __u32 member_off(const struct btf *btf, const struct btf_type *t,
-			const char *name)
-{
-	const struct btf_member *m = btf_members(t);
-	__u16 i;
-
-	for (i = 0; i < btf_vlen(t); i++, m++) {
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), name))
-			return btf_member_bit_offset(t, i) / 8;
-	}
-	FAIL("struct %s has no member %s in the kernel's BTF",
-	     btf__name_by_offset(btf, t->name_off), name);
-}
-
-/* the layout, from the kernel's BTF the first time */
-static void kind_layout(void)
-{
-	const struct btf_type *value, *ops;
-	struct btf *btf;
-	__s32 vid, oid;
-	__u32 data;
-
-	if (layout.done)
-		return;
-	btf = btf__load_vmlinux_btf();
-	if (!btf)
-		FAIL("no kernel BTF: %s", strerror(errno));
-	vid = btf__find_by_name_kind(btf, "bpf_struct_ops_io_coro_ops",
-				     BTF_KIND_STRUCT);
-	oid = btf__find_by_name_kind(btf, "io_coro_ops", BTF_KIND_STRUCT);
-	if (vid < 0 || oid < 0)
-		FAIL("the kernel's BTF has no struct io_coro_ops (%d, %d)",
-		     vid, oid);
-	value = btf__type_by_id(btf, vid);
-	ops = btf__type_by_id(btf, oid);
-	data = member_off(btf, value, "data");
-	layout.ops_type_id = oid;
-	layout.value_type_id = vid;
-	layout.value_size = value->size;
-	layout.off_step = data + member_off(btf, ops, "step");
-	layout.off_ring_fd = data + member_off(btf, ops, "ring_fd");
-	layout.off_kind = data + member_off(btf, ops, "kind");
-	layout.done = true;
-	btf__free(btf);
-}
-
 int load_raw_step(const char *name)
 {
 	const struct bpf_insn insns[] = {
@@ -165,10 +108,9 @@ int load_raw_step(const char *name)
 	LIBBPF_OPTS(bpf_prog_load_opts, opts);
 	int fd;
 
-	kind_layout();
 	/* member 0 of struct io_coro_ops: step */
 	opts.expected_attach_type = 0;
-	opts.attach_btf_id = layout.ops_type_id;
+	opts.attach_btf_id = uring_kind_layout()->ops_type_id;
 	fd = bpf_prog_load(BPF_PROG_TYPE_STRUCT_OPS, name, "GPL", insns,
 			   ARRAY_SIZE(insns), &opts);
 	return fd < 0 ? -errno : fd;
@@ -218,22 +160,22 @@ int kind_map_raw(int ring_fd, int prog_fd, __u32 kind)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_LINK);
 	unsigned char value[512];
+	const struct uring_kind_layout *layout = uring_kind_layout();
 	int fd, btf_fd, zero = 0;
 
-	kind_layout();
-	CHECK(layout.value_size <= sizeof(value));
+	CHECK(layout->value_size <= sizeof(value));
 	btf_fd = map_btf_fd();
 	if (btf_fd < 0)
 		return btf_fd;
 	opts.btf_fd = btf_fd;
-	opts.btf_vmlinux_value_type_id = layout.value_type_id;
+	opts.btf_vmlinux_value_type_id = layout->value_type_id;
 	memset(value, 0, sizeof(value));
-	*(__u64 *)(value + layout.off_step) = (__u64)prog_fd;
-	*(__s32 *)(value + layout.off_ring_fd) = ring_fd;
-	*(__u32 *)(value + layout.off_kind) = kind;
+	*(__u64 *)(value + layout->off_step) = (__u64)prog_fd;
+	*(__s32 *)(value + layout->off_ring_fd) = ring_fd;
+	*(__u32 *)(value + layout->off_kind) = kind;
 
 	fd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "abi_kind", sizeof(int),
-			    layout.value_size, 1, &opts);
+			    layout->value_size, 1, &opts);
 	close(btf_fd);
 	if (fd < 0)
 		return -errno;
@@ -248,12 +190,12 @@ int kind_map_raw(int ring_fd, int prog_fd, __u32 kind)
 
 void kind_value(const void *value, __u64 *step, __s32 *ring_fd, __u32 *kind)
 {
+	const struct uring_kind_layout *layout = uring_kind_layout();
 	const unsigned char *v = value;
 
-	kind_layout();
-	memcpy(step, v + layout.off_step, sizeof(*step));
-	memcpy(ring_fd, v + layout.off_ring_fd, sizeof(*ring_fd));
-	memcpy(kind, v + layout.off_kind, sizeof(*kind));
+	memcpy(step, v + layout->off_step, sizeof(*step));
+	memcpy(ring_fd, v + layout->off_ring_fd, sizeof(*ring_fd));
+	memcpy(kind, v + layout->off_kind, sizeof(*kind));
 }
 
 int kind_link_raw(int map_fd)
@@ -287,20 +229,10 @@ int ring_with_kind(struct io_uring *ring, unsigned int entries,
 	return kind_attach_ok(ring, prog, 0);
 }
 
-struct io_uring_sqe *prep_start(struct io_uring *ring, unsigned int kind,
-				__u64 ud)
-{
-	struct io_uring_sqe *sqe = uring_sqe(ring);
-
-	iocoro_prep_kind(sqe, kind);
-	sqe->user_data = ud;
-	return sqe;
-}
-
 void run_bpf_reap(struct io_uring *ring, struct io_uring_cqe *cqes,
 		  unsigned int n)
 {
-	prep_start(ring, 0, UD_BPF);
+	uring_prep_start(ring, 0, UD_BPF);
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, n);
 }
@@ -309,7 +241,7 @@ int run_bpf(struct io_uring *ring, __u64 kind)
 {
 	struct io_uring_cqe cqe;
 
-	prep_start(ring, 0, UD_BPF)->off = kind;
+	uring_prep_start(ring, 0, UD_BPF)->off = kind;
 	uring_submit(ring, 1);
 	uring_reap(ring, &cqe, 1);
 	CHECK_EQ_U64(cqe.user_data, UD_BPF);

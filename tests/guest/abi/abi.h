@@ -44,6 +44,7 @@
 #include "case.h"
 #include "check.h"
 #include "uring_bpf.h"
+#include "start.h"
 #include "abi.skel.h"
 
 /* the opcode of the series, as the patched uapi header defines it */
@@ -126,9 +127,6 @@ int kind_attach_raw(int ring_fd, int prog_fd, __u32 kind);
 int ring_with_kind(struct io_uring *ring, unsigned int entries,
 		   unsigned int flags, const struct bpf_program *prog);
 
-/* an IORING_OP_BPF start of @kind with user_data @ud (iocoro_prep_kind) */
-struct io_uring_sqe *prep_start(struct io_uring *ring, unsigned int kind,
-				__u64 ud);
 
 /* submit one start of kind 0 (UD_BPF): exactly @n CQEs come */
 void run_bpf_reap(struct io_uring *ring, struct io_uring_cqe *cqes,

@@ -205,6 +205,7 @@ IOCORO_CASE(attach_link_info)
 	struct bpf_map_info minfo;
 	unsigned char value[512];
 	struct io_uring ring;
+	char want[64], *fdinfo;
 	__u32 len, id, kind;
 	__u64 step;
 	__s32 ring_fd;
@@ -241,8 +242,18 @@ IOCORO_CASE(attach_link_info)
 	/* the link's map is the kind: the step runs as kind 5 */
 	CHECK_EQ(run_bpf(&ring, 5), 0);
 	CHECK_EQ(skel->bss->runs, 1);
+
+	/* the ring's fdinfo lists the kind with its link's id */
+	snprintf(want, sizeof(want), "BpfKinds:\n%5u: link %u\n", 5,
+		 info.id);
+	fdinfo = uring_fdinfo(&ring);
+	if (!strstr(fdinfo, want))
+		FAIL("fdinfo lacks '%s':\n%s", want, fdinfo);
 	close(map);
 	close(link);
+	fdinfo = uring_fdinfo(&ring);
+	if (!strstr(fdinfo, "BpfKinds:\n") || strstr(fdinfo, ": link "))
+		FAIL("fdinfo lists a kind whose link is closed:\n%s", fdinfo);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
 }

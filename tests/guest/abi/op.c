@@ -123,7 +123,7 @@ IOCORO_CASE(op_nonzero_fields)
 
 	/* one at a time: a failed SQE ends io_uring_enter()'s submission */
 	for (f = 0; f < F_NR; f++) {
-		struct io_uring_sqe *sqe = prep_start(&ring, 0, UD_BPF + f);
+		struct io_uring_sqe *sqe = uring_prep_start(&ring, 0, UD_BPF + f);
 		int want = f == F_NONE ? 0 : -EINVAL;
 
 		switch ((enum sqe_field)f) {
@@ -175,7 +175,7 @@ IOCORO_CASE(op_budget)
 
 	link = ring_with_kind(&ring, 8, 0, skel->progs.nothing);
 	for (i = 0; i < ARRAY_SIZE(lens); i++) {
-		prep_start(&ring, 0, UD_BPF + i)->len = lens[i].len;
+		uring_prep_start(&ring, 0, UD_BPF + i)->len = lens[i].len;
 		uring_submit(&ring, 1);
 		uring_reap(&ring, &cqe, 1);
 		CHECK_EQ_U64(cqe.user_data, UD_BPF + i);
@@ -206,7 +206,7 @@ IOCORO_CASE(op_sqe128_tail)
 	link = ring_with_kind(&ring, 8, IORING_SETUP_SQE128,
 			      skel->progs.nothing);
 	for (i = 0; i < ARRAY_SIZE(offs); i++) {
-		struct io_uring_sqe *sqe = prep_start(&ring, 0, UD_BPF + i);
+		struct io_uring_sqe *sqe = uring_prep_start(&ring, 0, UD_BPF + i);
 		int want = offs[i] ? -EINVAL : 0;
 
 		if (offs[i])
@@ -237,7 +237,7 @@ IOCORO_CASE(op_fixed_file)
 	fd = devnull();
 	CHECK_EQ(io_uring_register_files(&ring, &fd, 1), 0);
 
-	prep_start(&ring, 0, UD_BPF)->flags = IOSQE_FIXED_FILE;
+	uring_prep_start(&ring, 0, UD_BPF)->flags = IOSQE_FIXED_FILE;
 	uring_submit(&ring, 1);
 	uring_reap(&ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF, -EINVAL);
@@ -294,13 +294,13 @@ IOCORO_CASE(op_personality)
 	id = CHECK_RET(io_uring_register_personality(&ring));
 	CHECK(id > 0);
 
-	prep_start(&ring, 0, UD_BPF)->personality = (__u16)id;
+	uring_prep_start(&ring, 0, UD_BPF)->personality = (__u16)id;
 	uring_submit(&ring, 1);
 	uring_reap(&ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF, 0);
 	CHECK_EQ(skel->bss->runs, 1);
 
-	prep_start(&ring, 0, UD_BPF2)->personality = (__u16)(id + 1);
+	uring_prep_start(&ring, 0, UD_BPF2)->personality = (__u16)(id + 1);
 	uring_submit(&ring, 1);
 	uring_reap(&ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF2, -EINVAL);
@@ -333,7 +333,7 @@ static void linked_start_after_read(bool destroy_first)
 	io_uring_prep_read(sqe, pfd[0], &byte, 1, 0);
 	sqe->user_data = UD_READ;
 	sqe->flags = IOSQE_IO_LINK;
-	prep_start(&ring, 0, UD_BPF);
+	uring_prep_start(&ring, 0, UD_BPF);
 	uring_submit(&ring, 2);
 	expect_no_cqe(&ring);
 

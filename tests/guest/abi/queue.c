@@ -21,7 +21,7 @@ IOCORO_CASE(queue_nop)
 	CHECK_EQ(skel->bss->rc[0], 0);
 
 	/* and again: the per-run state starts over */
-	prep_start(&ring, 0, UD_BPF2);
+	uring_prep_start(&ring, 0, UD_BPF2);
 	uring_submit(&ring, 1);
 	uring_reap(&ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_NOP, 0);
@@ -330,7 +330,7 @@ IOCORO_CASE(queue_budget)
 	skel->bss->map_nr = 1;
 	skel->bss->nop_ud = UD_NOP;
 
-	prep_start(&ring, 0, UD_BPF)->len = 1;
+	uring_prep_start(&ring, 0, UD_BPF)->len = 1;
 	uring_submit(&ring, 1);
 	uring_reap(&ring, cqes, 1);
 	CHECK_CQE(&cqes[0], UD_BPF, 0);
@@ -338,7 +338,7 @@ IOCORO_CASE(queue_budget)
 	CHECK_EQ(skel->bss->nr_rc, 1);
 	CHECK_EQ(skel->bss->rc[0], -ELOOP);
 
-	prep_start(&ring, 0, UD_BPF)->len = 2;
+	uring_prep_start(&ring, 0, UD_BPF)->len = 2;
 	uring_submit(&ring, 1);
 	uring_reap(&ring, cqes, 3);
 	EXPECT_CQE(cqes, 3, UD_BPF, 0);

@@ -131,7 +131,7 @@ IOCORO_CASE(release_pending_request)
 	io_uring_prep_read(sqe, pfd[0], &byte[1], 1, 0);
 	sqe->user_data = UD_READ + 1;
 	sqe->flags = IOSQE_IO_LINK;
-	prep_start(&ring, 0, UD_BPF2);
+	uring_prep_start(&ring, 0, UD_BPF2);
 	uring_submit(&ring, 2);
 	expect_no_cqe(&ring);
 

@@ -51,7 +51,7 @@ static void fan_run(struct io_uring *ring, struct chain_bpf *skel,
 	skel->bss->fn_queue_err = 0;
 	skel->bss->fn_queue_rc = 0;
 	for (i = 0; i < nr_chains; i++) {
-		struct io_uring_sqe *sqe = prep_start(ring, K_FAN, UD_BPF);
+		struct io_uring_sqe *sqe = uring_prep_start(ring, K_FAN, UD_BPF);
 
 		sqe->flags = IOSQE_CQE_SKIP_SUCCESS;
 		sqe->len = budget;
@@ -166,7 +166,7 @@ static int start_len(struct io_uring *ring, unsigned int len)
 {
 	struct io_uring_cqe cqe;
 
-	prep_start(ring, K_RET_VAL, UD_BPF)->len = len;
+	uring_prep_start(ring, K_RET_VAL, UD_BPF)->len = len;
 	uring_submit(ring, 1);
 	uring_reap(ring, &cqe, 1);
 	CHECK_EQ_U64(cqe.user_data, UD_BPF);
@@ -205,7 +205,7 @@ IOCORO_CASE(budget_len)
 	skel->bss->fn_runs = 0;
 	skel->bss->fn_queue_err = 0;
 	skel->bss->fn_queue_rc = 0;
-	prep_start(ring, K_FAN, UD_BPF)->flags = IOSQE_CQE_SKIP_SUCCESS;
+	uring_prep_start(ring, K_FAN, UD_BPF)->flags = IOSQE_CQE_SKIP_SUCCESS;
 	uring_submit(ring, 1);
 	uring_reap(ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_FAN, -EINVAL);

@@ -60,16 +60,6 @@ void teardown(struct iocoro *co, struct chain_bpf *skel)
 	chain_bpf__destroy(skel);
 }
 
-struct io_uring_sqe *prep_start(struct io_uring *ring, unsigned int kind,
-				__u64 ud)
-{
-	struct io_uring_sqe *sqe = uring_sqe(ring);
-
-	iocoro_prep_kind(sqe, kind);
-	sqe->user_data = ud;
-	return sqe;
-}
-
 /* a temporary file in /tmp holding @len bytes of @data, unlinked at once */
 int tmp_file_with(const void *data, size_t len)
 {
@@ -100,7 +90,7 @@ void set_nop_chain(struct chain_bpf *skel, unsigned int len, bool linked)
 
 void prep_nop_chain(struct io_uring *ring, unsigned int budget)
 {
-	struct io_uring_sqe *sqe = prep_start(ring, K_NOP_CHAIN, UD_BPF);
+	struct io_uring_sqe *sqe = uring_prep_start(ring, K_NOP_CHAIN, UD_BPF);
 
 	sqe->flags = IOSQE_CQE_SKIP_SUCCESS;
 	sqe->len = budget;

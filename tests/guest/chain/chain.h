@@ -60,6 +60,7 @@
 #include "case.h"
 #include "check.h"
 #include "uring_bpf.h"
+#include "start.h"
 #include "chain.skel.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -97,13 +98,6 @@ struct chain_bpf *setup(struct iocoro *co, unsigned int entries);
 /* the ring (its kinds detached first) and the skeleton of setup() freed */
 void teardown(struct iocoro *co, struct chain_bpf *skel);
 
-/*
- * A zeroed SQE of @ring prepared as the start of a coroutine of @kind
- * (iocoro_prep_kind()), user_data @ud; sqe->len, the budget, is 0 (the
- * default) and the flags are the caller's.
- */
-struct io_uring_sqe *prep_start(struct io_uring *ring, unsigned int kind,
-				__u64 ud);
 
 /* a temporary file in /tmp holding @len bytes of @data, unlinked at once */
 int tmp_file_with(const void *data, size_t len);

@@ -53,7 +53,7 @@ static void cl_run_n(struct io_uring *ring, struct cont_link_bpf *skel,
 	skel->bss->cl_res_ud = 7;
 	skel->bss->cl_ret = ret;
 	start = CHECK_RET(iocoro_prog_index(skel->obj, skel->progs.cl_start));
-	prep_start(ring, start, UD_START);
+	uring_prep_start(ring, start, UD_START);
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, n);
 	EXPECT_CQE(cqes, n, UD_START, 0);

@@ -52,7 +52,7 @@ IOCORO_CASE(emit_values)
 	for (i = 0; i < EV_MAX; i++)
 		skel->bss->ev_rc[i] = 1;
 
-	prep_start(ring, emit_kind(skel, skel->progs.emit_vals), UD_BPF);
+	uring_prep_start(ring, emit_kind(skel, skel->progs.emit_vals), UD_BPF);
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, 4);
 	for (i = 0; i < 3; i++) {
@@ -93,7 +93,7 @@ IOCORO_CASE(emit_overflow)
 	skel->bss->em_nr = NR_EMIT;
 	skel->bss->em_base = UD_EMIT;
 
-	prep_start(ring, emit_kind(skel, skel->progs.emit_many), UD_BPF);
+	uring_prep_start(ring, emit_kind(skel, skel->progs.emit_many), UD_BPF);
 	uring_submit(ring, 1);
 	/*
 	 * The step runs in this task's round, usually before

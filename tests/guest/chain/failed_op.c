@@ -25,7 +25,7 @@ static void read_abort_nop(struct io_uring *ring, int fd, void *buf,
 	io_uring_prep_read(sqe, fd, buf, len, 0);
 	sqe->flags = link;
 	sqe->user_data = UD_READ;
-	prep_start(ring, K_FAIL_ABORT, UD_BPF)->flags = IOSQE_IO_LINK;
+	uring_prep_start(ring, K_FAIL_ABORT, UD_BPF)->flags = IOSQE_IO_LINK;
 	sqe = uring_sqe(ring);
 	io_uring_prep_nop(sqe);
 	sqe->user_data = UD_NOP;
@@ -98,8 +98,8 @@ IOCORO_CASE(prev_of_bpf)
 
 	skel->bss->rv_ret = 4242;
 	reset_fa(skel);
-	prep_start(ring, K_RET_VAL, UD_BPF2)->flags = IOSQE_IO_LINK;
-	prep_start(ring, K_FAIL_ABORT, UD_BPF);
+	uring_prep_start(ring, K_RET_VAL, UD_BPF2)->flags = IOSQE_IO_LINK;
+	uring_prep_start(ring, K_FAIL_ABORT, UD_BPF);
 	uring_submit(ring, 2);
 	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_BPF2, 4242);
@@ -112,7 +112,7 @@ IOCORO_CASE(prev_of_bpf)
 
 	/* alone */
 	reset_fa(skel);
-	prep_start(ring, K_FAIL_ABORT, UD_BPF);
+	uring_prep_start(ring, K_FAIL_ABORT, UD_BPF);
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, 1);
 	EXPECT_CQE(cqes, 1, UD_BPF, -EINVAL);

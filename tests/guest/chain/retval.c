@@ -11,7 +11,7 @@ static void ret_then_nop(struct io_uring *ring, struct chain_bpf *skel,
 
 	skel->bss->rv_ret = ret;
 	skel->bss->rv_runs = 0;
-	prep_start(ring, K_RET_VAL, UD_BPF)->flags = IOSQE_IO_LINK;
+	uring_prep_start(ring, K_RET_VAL, UD_BPF)->flags = IOSQE_IO_LINK;
 	sqe = uring_sqe(ring);
 	io_uring_prep_nop(sqe);
 	sqe->user_data = UD_NOP;
@@ -40,7 +40,7 @@ IOCORO_CASE(retval)
 
 	/* a hard link goes on after a negative result */
 	skel->bss->rv_ret = -ENOENT;
-	prep_start(ring, K_RET_VAL, UD_BPF)->flags = IOSQE_IO_HARDLINK;
+	uring_prep_start(ring, K_RET_VAL, UD_BPF)->flags = IOSQE_IO_HARDLINK;
 	sqe = uring_sqe(ring);
 	io_uring_prep_nop(sqe);
 	sqe->user_data = UD_NOP;
@@ -51,13 +51,13 @@ IOCORO_CASE(retval)
 
 	/* CQE_SKIP_SUCCESS: a positive result is a success, no CQE */
 	skel->bss->rv_ret = 12345;
-	prep_start(ring, K_RET_VAL, UD_BPF)->flags =
+	uring_prep_start(ring, K_RET_VAL, UD_BPF)->flags =
 		IOSQE_CQE_SKIP_SUCCESS;
 	uring_submit(ring, 1);
 	uring_reap(ring, NULL, 0);
 	/* and a negative one is a failure: its CQE comes */
 	skel->bss->rv_ret = -ENOENT;
-	prep_start(ring, K_RET_VAL, UD_BPF)->flags =
+	uring_prep_start(ring, K_RET_VAL, UD_BPF)->flags =
 		IOSQE_CQE_SKIP_SUCCESS;
 	uring_submit(ring, 1);
 	uring_reap(ring, &cqe, 1);
@@ -90,7 +90,7 @@ IOCORO_CASE(retval_raw)
 		int fd = expect_load("r0 = imm64", insns, ARRAY_SIZE(insns), 0);
 
 		CHECK_EQ(iocoro_attach(&co, &fd, 1), 0);
-		prep_start(&co.ring, 0, UD_BPF);
+		uring_prep_start(&co.ring, 0, UD_BPF);
 		uring_submit(&co.ring, 1);
 		uring_reap(&co.ring, &cqe, 1);
 		if (cqe.res != vals[i].res)

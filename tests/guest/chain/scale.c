@@ -97,7 +97,7 @@ static void sc_child(struct scale_bpf *skel, enum sc_variant v, int wfd,
 
 		batch = SC_COROS - i < SC_SQ ? SC_COROS - i : SC_SQ;
 		for (j = 0; j < batch; j++)
-			prep_start(ring, 0, i + j)->flags =
+			uring_prep_start(ring, 0, i + j)->flags =
 				IOSQE_CQE_SKIP_SUCCESS;
 		uring_submit(ring, (int)batch);
 	}

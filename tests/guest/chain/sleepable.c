@@ -66,7 +66,7 @@ static void submit_read_check(struct io_uring *ring, int fd, char *buf,
 	io_uring_prep_read(sqe, fd, buf, 64, 0);
 	sqe->flags = IOSQE_IO_HARDLINK | read_flags;
 	sqe->user_data = UD_READ;
-	prep_start(ring, K_READ_CHECK, UD_BPF);
+	uring_prep_start(ring, K_READ_CHECK, UD_BPF);
 	uring_submit(ring, 2);
 }
 

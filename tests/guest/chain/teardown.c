@@ -69,7 +69,7 @@ static void td_child(struct chain_bpf *skel, enum td_variant v, int wfd)
 	chain_ring(&co, TD_ENTRIES);
 	attach_all(&co, skel);
 	for (i = 0; i < td_chains(v); i++) {
-		struct io_uring_sqe *sqe = prep_start(ring, K_TICK, i);
+		struct io_uring_sqe *sqe = uring_prep_start(ring, K_TICK, i);
 
 		sqe->flags = IOSQE_CQE_SKIP_SUCCESS;
 		sqe->len = MAX_BUDGET;
@@ -402,7 +402,7 @@ static void sigkill_cqe_run(bool linked)
 	 */
 	uring_sync_sq(ring);
 	skel->bss->rv_ret = 99;
-	prep_start(ring, K_RET_VAL, UD_BPF2);
+	uring_prep_start(ring, K_RET_VAL, UD_BPF2);
 	uring_submit(ring, 1);
 	uring_reap(ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF2, 99);

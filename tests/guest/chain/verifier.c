@@ -250,7 +250,7 @@ static void check_read(struct valid_run *r, const char *name,
 	io_uring_prep_write(sqe, r->devnull, wbuf, V_PREV_RES, 0);
 	sqe->flags = IOSQE_IO_HARDLINK;
 	sqe->user_data = V_PREV_UD;
-	prep_start(ring, V_KIND, V_UD);
+	uring_prep_start(ring, V_KIND, V_UD);
 	uring_submit(ring, 2);
 	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, V_PREV_UD, V_PREV_RES);
@@ -260,7 +260,7 @@ static void check_read(struct valid_run *r, const char *name,
 		     res, res, want, want);
 	EXPECT_CQE(cqes, 2, V_UD, want);
 
-	prep_start(ring, V_KIND, V_UD);
+	uring_prep_start(ring, V_KIND, V_UD);
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, 1);
 	if (cqes[0].res != want_alone)

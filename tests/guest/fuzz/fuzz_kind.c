@@ -28,55 +28,13 @@ static struct fz_link {
 } links[FZ_LINKS];
 static unsigned int nr_links;
 
-/* where the value of an io_coro_ops map keeps what fz_map() writes */
-static struct {
-	__u32 value_type_id;
-	__u32 value_size;
-	__u32 off_step;
-	__u32 off_ring_fd;
-	__u32 off_kind;
-} layout;
-
-static __u32 member_off(const struct btf *btf, const struct btf_type *t,
-			const char *name)
-{
-	const struct btf_member *m = btf_members(t);
-	__u16 i;
-
-	for (i = 0; i < btf_vlen(t); i++, m++) {
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), name))
-			return btf_member_bit_offset(t, i) / 8;
-	}
-	FAIL("struct %s has no member %s in the kernel's BTF",
-	     btf__name_by_offset(btf, t->name_off), name);
-}
-
 void fz_kind_init(void)
 {
-	const struct btf_type *value, *ops;
 	const void *raw;
 	struct btf *btf;
-	__s32 vid, oid;
-	__u32 data, size;
+	__u32 size;
 
-	btf = btf__load_vmlinux_btf();
-	if (!btf)
-		FAIL("no kernel BTF: %s", strerror(errno));
-	vid = btf__find_by_name_kind(btf, "bpf_struct_ops_io_coro_ops",
-				     BTF_KIND_STRUCT);
-	oid = btf__find_by_name_kind(btf, "io_coro_ops", BTF_KIND_STRUCT);
-	if (vid < 0 || oid < 0)
-		FAIL("the kernel's BTF has no struct io_coro_ops");
-	value = btf__type_by_id(btf, vid);
-	ops = btf__type_by_id(btf, oid);
-	data = member_off(btf, value, "data");
-	layout.value_type_id = vid;
-	layout.value_size = value->size;
-	layout.off_step = data + member_off(btf, ops, "step");
-	layout.off_ring_fd = data + member_off(btf, ops, "ring_fd");
-	layout.off_kind = data + member_off(btf, ops, "kind");
-	btf__free(btf);
-
+	uring_kind_layout();
 	/* a struct_ops map needs a BTF of its own: one int, shared by all */
 	btf = btf__new_empty();
 	CHECK(btf);
@@ -100,18 +58,19 @@ void fz_kind_reset(void)
 static int fz_map(int ring, int prog, uint32_t kind)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_LINK);
+	const struct uring_kind_layout *layout = uring_kind_layout();
 	unsigned char value[512];
 	int fd, zero = 0;
 
-	CHECK(layout.value_size <= sizeof(value));
+	CHECK(layout->value_size <= sizeof(value));
 	opts.btf_fd = kind_btf_fd;
-	opts.btf_vmlinux_value_type_id = layout.value_type_id;
+	opts.btf_vmlinux_value_type_id = layout->value_type_id;
 	memset(value, 0, sizeof(value));
-	*(__u64 *)(value + layout.off_step) = (__u64)(unsigned int)prog;
-	*(__s32 *)(value + layout.off_ring_fd) = ring;
-	*(__u32 *)(value + layout.off_kind) = kind;
+	*(__u64 *)(value + layout->off_step) = (__u64)(unsigned int)prog;
+	*(__s32 *)(value + layout->off_ring_fd) = ring;
+	*(__u32 *)(value + layout->off_kind) = kind;
 	fd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "fz_kind", sizeof(int),
-			    layout.value_size, 1, &opts);
+			    layout->value_size, 1, &opts);
 	if (fd < 0)
 		return -errno;
 	if (bpf_map_update_elem(fd, &zero, value, 0)) {

@@ -31,7 +31,7 @@ IOCORO_CASE(budget_queue)
 	 * with BQ_DONE.
 	 */
 	bq_reset(skel, 1);
-	prep_start(ring, K_MAIN, UD_BQ)->len = 2;
+	uring_prep_start(ring, K_MAIN, UD_BQ)->len = 2;
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, 4);
 	EXPECT_CQE(cqes, 4, UD_BQ, 0);
@@ -49,7 +49,7 @@ IOCORO_CASE(budget_queue)
 	 * the third gets -ELOOP; each child has one step, no more.
 	 */
 	bq_reset(skel, 3);
-	prep_start(ring, K_MAIN, UD_BQ)->len = 3;
+	uring_prep_start(ring, K_MAIN, UD_BQ)->len = 3;
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, 6);
 	EXPECT_CQE(cqes, 6, UD_BQ, BQ_DONE);
@@ -92,11 +92,11 @@ IOCORO_CASE(budget_start)
 	lt = attach_kind(&co, skel->progs.tag_a, K_OTHER);
 	skel->bss->ta_ret = 55;
 
-	prep_start(ring, K_OTHER, UD_BPF)->len = IORING_BPF_MAX_BUDGET + 1;
+	uring_prep_start(ring, K_OTHER, UD_BPF)->len = IORING_BPF_MAX_BUDGET + 1;
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, 1);
 	CHECK_CQE(&cqes[0], UD_BPF, -EINVAL);
-	prep_start(ring, K_OTHER, UD_BPF)->len = IORING_BPF_MAX_BUDGET;
+	uring_prep_start(ring, K_OTHER, UD_BPF)->len = IORING_BPF_MAX_BUDGET;
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, 1);
 	CHECK_CQE(&cqes[0], UD_BPF, 55);

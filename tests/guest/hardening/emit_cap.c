@@ -20,7 +20,7 @@ static void emit_run(struct io_uring *ring, struct hardening_bpf *skel,
 	skel->bss->ef_nr = nr;
 	skel->bss->ef_base = UD_EMIT;
 	skel->bss->ef_runs = 0;
-	prep_start(ring, K_MAIN, UD_BPF);
+	uring_prep_start(ring, K_MAIN, UD_BPF);
 	t0 = uring_now_ns();
 	/* the step runs at the latest while the reap waits */
 	uring_submit(ring, 1);

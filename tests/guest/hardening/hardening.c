@@ -45,17 +45,6 @@ int attach_kind(struct iocoro *co, const struct bpf_program *prog,
 	return CHECK_RET(iocoro_kind_attach(co, prog, kind));
 }
 
-/* an IORING_OP_BPF start of @kind, user_data @ud, default budget */
-struct io_uring_sqe *prep_start(struct io_uring *ring, unsigned int kind,
-				__u64 ud)
-{
-	struct io_uring_sqe *sqe = uring_sqe(ring);
-
-	iocoro_prep_kind(sqe, kind);
-	sqe->user_data = ud;
-	return sqe;
-}
-
 /* entry @i of qbatch's batch @b is @sqe; the batch has i + 1 entries */
 void qb_put(struct hardening_bpf *skel, unsigned int b, unsigned int i,
 		   const struct io_uring_sqe *sqe)
@@ -105,7 +94,7 @@ void qb_check_queued(struct hardening_bpf *skel, unsigned int b)
 /* a start of qbatch (K_MAIN) for batch @b */
 struct io_uring_sqe *prep_qbatch(struct io_uring *ring, unsigned int b)
 {
-	return prep_start(ring, K_MAIN, UD_BPF | b);
+	return uring_prep_start(ring, K_MAIN, UD_BPF | b);
 }
 
 double ms_since(uint64_t t0)

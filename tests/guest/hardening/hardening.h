@@ -94,6 +94,7 @@
 #include "case.h"
 #include "check.h"
 #include "uring_bpf.h"
+#include "start.h"
 #include "hardening.skel.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -131,8 +132,6 @@ void ring_init_params(struct iocoro *co, unsigned int entries,
 		      struct io_uring_params *p);
 int attach_kind(struct iocoro *co, const struct bpf_program *prog,
 		unsigned int kind);
-struct io_uring_sqe *prep_start(struct io_uring *ring, unsigned int kind,
-				__u64 ud);
 void qb_put(struct hardening_bpf *skel, unsigned int b, unsigned int i,
 	    const struct io_uring_sqe *sqe);
 void qb_nop(struct hardening_bpf *skel, unsigned int b, unsigned int i,

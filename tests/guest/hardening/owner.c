@@ -28,7 +28,7 @@ static int owner_start(struct io_uring *ring, unsigned int budget)
 {
 	struct io_uring_cqe cqe;
 
-	prep_start(ring, K_MAIN, UD_BPF)->len = budget;
+	uring_prep_start(ring, K_MAIN, UD_BPF)->len = budget;
 	uring_submit(ring, 1);
 	uring_reap(ring, &cqe, 1);
 	CHECK_EQ_U64(cqe.user_data, UD_BPF);

@@ -124,7 +124,7 @@ IOCORO_CASE(personality)
 	wlink = attach_kind(&co, skel->progs.whoami, K_OTHER);
 	qb_put(skel, 0, 0, &sqe);
 	skel->bss->wh_uidgid = 1;
-	prep_start(ring, K_OTHER, UD_BPF)->personality = pers;
+	uring_prep_start(ring, K_OTHER, UD_BPF)->personality = pers;
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_BPF, 0);
@@ -135,7 +135,7 @@ IOCORO_CASE(personality)
 	CHECK_EQ_U64(skel->bss->wh_uidgid,
 		     ((__u64)NOBODY << 32) | (__u64)NOBODY);
 	/* without: root */
-	prep_start(ring, K_OTHER, UD_BPF);
+	uring_prep_start(ring, K_OTHER, UD_BPF);
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_BPF, 0);

@@ -12,7 +12,7 @@ static void read_then_start(struct io_uring *ring, int rfd, char *buf)
 	io_uring_prep_read(sqe, rfd, buf, 8, 0);
 	sqe->flags = IOSQE_IO_HARDLINK;
 	sqe->user_data = UD_READ;
-	prep_start(ring, K_MAIN, UD_BPF);
+	uring_prep_start(ring, K_MAIN, UD_BPF);
 	uring_submit(ring, 2);
 	CHECK_EQ(uring_wait_cqe_ms(ring, &cqe, URING_NO_CQE_MS), -ETIME);
 }

@@ -42,7 +42,7 @@ static int start_res(struct iocoro *co)
 {
 	struct io_uring_cqe cqe;
 
-	prep_start(&co->ring, 0, UD_BPF);
+	uring_prep_start(&co->ring, 0, UD_BPF);
 	uring_submit(&co->ring, 1);
 	uring_reap(&co->ring, &cqe, 1);
 	CHECK_EQ_U64(cqe.user_data, UD_BPF);
@@ -87,7 +87,7 @@ static void expect_result(struct iocoro *co, const char *what,
 		     iocoro_errno_name(-fd) ?: "?");
 	}
 	CHECK_EQ(iocoro_attach(co, &fd, 1), 0);
-	prep_start(&co->ring, 0, UD_BPF);
+	uring_prep_start(&co->ring, 0, UD_BPF);
 	uring_submit(&co->ring, 1);
 	uring_reap(&co->ring, cqes, 1 + extra);
 	if (uring_find_cqe(cqes, 1 + extra, UD_BPF)->res != res)

@@ -36,7 +36,7 @@ static int tick_ring(struct iocoro *co, struct hardening_bpf *skel,
 	ring_init(co, entries, flags);
 	link = attach_kind(co, skel->progs.tick, K_MAIN);
 	for (i = 0; i < n; i++) {
-		sqe = prep_start(&co->ring, K_MAIN, i);
+		sqe = uring_prep_start(&co->ring, K_MAIN, i);
 		sqe->flags = IOSQE_CQE_SKIP_SUCCESS;
 		sqe->len = IORING_BPF_MAX_BUDGET;
 	}
