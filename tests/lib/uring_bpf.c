@@ -26,14 +26,6 @@ int uring_register(int ring_fd, unsigned int op, const void *arg,
 	return ret < 0 ? -errno : (int)ret;
 }
 
-int uring_prog_fd(const struct bpf_program *prog)
-{
-	int fd = bpf_program__fd(prog);
-
-	CHECK(fd >= 0);
-	return fd;
-}
-
 void uring_init(struct io_uring *ring, unsigned int entries,
 		unsigned int flags)
 {

@@ -30,10 +30,6 @@
 int uring_register(int ring_fd, unsigned int op, const void *arg,
 		   unsigned int nr);
 
-struct bpf_program;
-/* bpf_program__fd() of a loaded program (fails the test if it has none) */
-int uring_prog_fd(const struct bpf_program *prog);
-
 /*
  * Where the value of an io_coro_ops struct_ops map keeps the step (a
  * program fd when the map is updated), the ring fd and the kind, read
