@@ -6,12 +6,12 @@
  * Coroutines of TIMEOUTs continuing at tick, started by the child. Chain i
  * waits (1 + i % 10) * unit per step. On TCG + KASAN + lockdep the guest does
  * about 1,800 timer-driven steps per second in all; 2000 chains of 1-10 ms
- * (TD_BUSY_CHAINS) ask for ~360,000 and keep the child in task_work for
- * good: it never comes back to user space (TD_KILL_BUSY kills it there).
- * 10,000 chains of 5-50 s (TD_UNIT_MS) ask for ~360 steps/s: the chains
- * are in flight and the child still gets back to user space to close,
- * exit, exec or wait. (10,000 chains of 1-10 s ask for as many steps as
- * the guest can do, and their first steps starve.)
+ * (TD_BUSY_CHAINS) ask for ~360,000: the child runs steps in every pass of
+ * its wait, a round at a time, and TD_KILL_BUSY kills it there. 10,000
+ * chains of 5-50 s (TD_UNIT_MS) ask for ~360 steps/s: the chains are in
+ * flight and the child still gets back to user space to close, exit,
+ * exec or wait. (10,000 chains of 1-10 s ask for as many steps as the
+ * guest can do, and their first steps starve.)
  */
 #define TD_CHAINS 10000
 #define TD_BUSY_CHAINS 2000
@@ -33,7 +33,7 @@ static unsigned int td_chains(enum td_variant v)
 	return v == TD_KILL_BUSY ? TD_BUSY_CHAINS : TD_CHAINS;
 }
 static const char *const td_names[] = { "close+exit", "exit", "SIGKILL",
-					"exec", "SIGKILL in task_work" };
+					"exec", "SIGKILL in a busy wait" };
 
 /* coroutine i waits td_ts[i % 10] per step (tick: tk_ts_addr) */
 static struct __kernel_timespec td_ts[10];
@@ -57,8 +57,8 @@ static void wait_chain_runs(struct chain_bpf *skel, pid_t pid,
 
 /*
  * The child: start the chains, report 'R' from user space, then end as @v
- * says. TD_KILL_BUSY reports 'S' before it submits (it is not expected
- * back) and 'R' if it ever comes back.
+ * says. TD_KILL_BUSY reports 'S' before it submits and 'R' once back from
+ * the submission, then waits in the ring.
  */
 static void td_child(struct chain_bpf *skel, enum td_variant v, int wfd)
 {
@@ -105,9 +105,16 @@ static void td_child(struct chain_bpf *skel, enum td_variant v, int wfd)
 	case TD_EXIT:
 		exit(0);
 	case TD_KILL:
-	case TD_KILL_BUSY:
 		for (;;)
 			pause();
+	case TD_KILL_BUSY:
+		/* a task runs its steps a round at a time in a wait */
+		for (;;) {
+			struct io_uring_cqe *cqe;
+
+			if (!uring_wait_cqe_ms(ring, &cqe, 100))
+				io_uring_cqe_seen(ring, cqe);
+		}
 	case TD_EXEC: {
 		/* any program that exits 0 at once: the runner's --list */
 		char *argv[] = { "chain_test", "--list", NULL };
@@ -260,8 +267,8 @@ IOCORO_CASE_OPTS(teardown_exec, .serial = true)
 }
 
 /*
- * 2000 chains of 1-10 ms keep the child in task_work (it does not come
- * back from io_uring_submit() on TCG): SIGKILL must end them at once.
+ * 2000 chains of 1-10 ms, run a round at a time while the child waits in
+ * the ring: SIGKILL must end them at once.
  */
 IOCORO_CASE_OPTS(teardown_sigkill_busy, .serial = true)
 {
@@ -270,8 +277,8 @@ IOCORO_CASE_OPTS(teardown_sigkill_busy, .serial = true)
 
 /*
  * A NOP chain that never stops, with the largest budget: the task comes
- * back from io_uring_submit() (the pass limit of the series) while the
- * chain runs on. SIGKILL must end it promptly, long before the budget
+ * back from io_uring_submit() after a round of steps, and the chain runs
+ * on while it waits in the ring. SIGKILL must end it promptly, long before the budget
  * would.
  */
 IOCORO_CASE_OPTS(teardown_taskwork, .serial = true)
@@ -292,10 +299,15 @@ IOCORO_CASE_OPTS(teardown_taskwork, .serial = true)
 		prep_nop_chain(&co.ring, MAX_BUDGET);
 		uring_write_byte(p[1], 'S');
 		uring_submit(&co.ring, 1);
-		/* only after MAX_BUDGET steps */
+		/* after a round of steps at most */
 		uring_write_byte(p[1], 'B');
-		for (;;)
-			pause();
+		/* the chain goes on while the task waits in the ring */
+		for (;;) {
+			struct io_uring_cqe *cqe;
+
+			if (!uring_wait_cqe_ms(&co.ring, &cqe, 100))
+				io_uring_cqe_seen(&co.ring, cqe);
+		}
 	}
 
 	CHECK_EQ(uring_read_byte_ms(p[0], TD_READY_MS), 'S');
@@ -306,9 +318,9 @@ IOCORO_CASE_OPTS(teardown_taskwork, .serial = true)
 	uring_sleep_ms(500);
 	rate = (double)(skel->bss->nc_runs - r_kill) / ms_since(t0);
 	/*
-	 * The endless chain does not keep the child in the kernel (the tick
-	 * limit of the series): it came back to report, and the chain still
-	 * runs while it sits in pause().
+	 * The endless chain does not keep the child in the kernel (the round
+	 * of steps of the series): it came back to report, and the chain
+	 * still runs while it waits in the ring.
 	 */
 	CHECK_EQ(uring_read_byte_ms(p[0], TD_READY_MS), 'B');
 	CHECK(rate > 0);
@@ -368,8 +380,13 @@ static void sigkill_cqe_run(bool linked)
 		uring_write_byte(p[1], 'S');
 		uring_submit(ring, 1);
 		uring_write_byte(p[1], 'B');
-		for (;;)
-			pause();
+		/* the chain goes on while the task waits in the ring */
+		for (;;) {
+			struct io_uring_cqe *cqe;
+
+			if (!uring_wait_cqe_ms(ring, &cqe, 100))
+				io_uring_cqe_seen(ring, cqe);
+		}
 	}
 	CHECK_EQ(uring_read_byte_ms(p[0], TD_READY_MS), 'S');
 	wait_chain_runs(skel, pid, 1000);

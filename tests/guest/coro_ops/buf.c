@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * bpf_io_coro_buf() (kernel patch 0014): a step that is not sleepable
+ * bpf_io_coro_buf() (kernel patch 0012): a step that is not sleepable
  * reads the bytes a READ_FIXED put into a registered buffer, without a
  * copy; views the kernel cannot give (across a page, past the end, no
  * such buffer) are NULL.

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * Steps left over after a run do not interrupt a COOP_TASKRUN ring's
- * task (kernel patch 0007): they wait for its return to user space, and
- * its own blocking calls are not woken. 32 coroutines of 1,000
- * steps each outlast the submission's run; the task then sits in
- * epoll_wait() on nothing, three times for 200 ms: it must time out each
- * time, never see EINTR, and TASKRUN_FLAG shows the work waiting.
+ * Steps do not interrupt a COOP_TASKRUN ring's task (kernel patches 0005
+ * and 0007): they are task_work, which runs when the task returns to user
+ * space, and the steps past a round wait for its next io_uring_enter().
+ * 32 coroutines of 1,000 steps each outlast the submission's round; the
+ * task then sits in epoll_wait() on nothing, three times for 200 ms: it
+ * must time out each time, never see EINTR, and TASKRUN_FLAG shows the
+ * work waiting.
  */
 #include <errno.h>
 #include <sys/epoll.h>
@@ -34,7 +35,7 @@ IOCORO_CASE_OPTS(notify_coop_no_eintr, .timeout = 300)
 	CHECK(epfd >= 0);
 
 	co_start_spin(&co, NR);
-	/* the submission's run stopped with steps left, and says so */
+	/* the submission's round ended with steps left, and says so */
 	CHECK(skel->bss->spin_runs < NR * STEPS);
 	taskrun = IO_URING_READ_ONCE(*co.ring.sq.kflags) & IORING_SQ_TASKRUN;
 

@@ -2,7 +2,7 @@
 /*
  * A coroutine that posts a CQE every step, on a ring whose CQ (8 entries)
  * nobody reaps: once the CQ has overflowed, bpf_io_coro_emit_cqe()
- * refuses (-EOVERFLOW, kernel patch 0019) and the coroutine ends, instead
+ * refuses (-EOVERFLOW, kernel patch 0008) and the coroutine ends, instead
  * of filling the overflow list for its whole budget (4096 steps).
  */
 #include <errno.h>
