@@ -9,7 +9,8 @@
  * rules for requests that carry a step: posts_more.c (multishot and
  * notification requests), overflow.c (a CQ never reaped), never_issued.c
  * (link members a failure cancelled), notify.c (left-over steps do not
- * interrupt a COOP_TASKRUN ring's task).
+ * interrupt a COOP_TASKRUN ring's task), completed.c (an operation that
+ * completed is not lost while its step waits).
  * Shared by coro_ops.bpf.c and the tests.
  */
 #ifndef IOCORO_TESTS_CORO_OPS_H
