@@ -2,12 +2,14 @@
 /*
  * Review item N1 of v5: an operation that completed reaches user space,
  * whatever happens while its step waits. On an IORING_SETUP_DEFER_TASKRUN
- * ring a step runs only while the task waits: a read of a pipe that had
- * data completed inline, and its step waits for the next wait. Cancelled
- * then, it is not found (a completed request is not cancelled) and the
- * step runs with the real result; with its kind's link destroyed, the
- * operation's own result is posted. The bytes read prove nothing was lost
- * (v5 posted -ECANCELED, the bytes gone from the pipe).
+ * ring a pipe read armed on an empty pipe completes in the task_work its
+ * poll wakeup queued, which runs only while the task enters the ring; an
+ * enter that asks for no CQE runs it once, and the read's step request it
+ * makes ready waits for the next. Cancelled then, the read is not found
+ * (a completed request is not cancelled) and the step runs with the real
+ * result; with its kind's link destroyed, the operation's own result is
+ * posted. The bytes read prove nothing was lost (v5 posted -ECANCELED,
+ * the bytes gone from the pipe).
  */
 #include <stdint.h>
 #include <string.h>
@@ -35,11 +37,12 @@ static int cp_ring(struct iocoro *co, struct coro_ops_bpf *skel,
 }
 
 /*
- * Start @kind and wait for the start's CQE: the operation its step queued
- * completed inline, and the operation's step waits for the next wait.
+ * Start @kind, its read of the empty pipe @wfd writes to armed, wait for
+ * the start's CQE, then write: the read completes in an enter that waits
+ * for nothing, and the read's step waits for the next enter.
  */
 static void cp_started(struct iocoro *co, struct coro_ops_bpf *skel,
-		       unsigned int kind)
+		       unsigned int kind, int wfd)
 {
 	struct io_uring_cqe *cqe;
 
@@ -48,6 +51,10 @@ static void cp_started(struct iocoro *co, struct coro_ops_bpf *skel,
 	CHECK_EQ(uring_wait_cqe_ms(&co->ring, &cqe, 10000), 0);
 	CHECK_CQE(cqe, UD_START, 0);
 	io_uring_cqe_seen(&co->ring, cqe);
+	CHECK_EQ(write(wfd, "hello", 5), 5);
+	CHECK_EQ(io_uring_enter(co->ring.ring_fd, 0, 0,
+				IORING_ENTER_GETEVENTS, NULL), 0);
+	CHECK_EQ(io_uring_cq_ready(&co->ring), 0);
 	CHECK_EQ(skel->bss->seen.runs, 0);
 }
 
@@ -79,10 +86,9 @@ IOCORO_CASE(completed_read_cancel)
 	skel = co_load();
 	cp_ring(&co, skel, skel->progs.read_start, K_READ_START);
 	CHECK_SYS(pipe(p));
-	CHECK_EQ(write(p[1], "hello", 5), 5);
 	skel->bss->read_fd = p[0];
 	skel->bss->read_buf = (__u64)(uintptr_t)buf;
-	cp_started(&co, skel, K_READ_START);
+	cp_started(&co, skel, K_READ_START, p[1]);
 	cp_cancel(&co.ring, UD_READ);
 	uring_reap(&co.ring, cqes, 3);
 	EXPECT_CQE(cqes, 3, UD_CANCEL, -ENOENT);
@@ -107,10 +113,9 @@ IOCORO_CASE(completed_read_detach)
 	skel = co_load();
 	link = cp_ring(&co, skel, skel->progs.read_start, K_READ_START);
 	CHECK_SYS(pipe(p));
-	CHECK_EQ(write(p[1], "hello", 5), 5);
 	skel->bss->read_fd = p[0];
 	skel->bss->read_buf = (__u64)(uintptr_t)buf;
-	cp_started(&co, skel, K_READ_START);
+	cp_started(&co, skel, K_READ_START, p[1]);
 	CHECK_SYS(close(link));
 	uring_reap(&co.ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_READ, 5);
