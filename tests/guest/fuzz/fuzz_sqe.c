@@ -25,10 +25,16 @@ static void fz_sanitize(struct io_uring_sqe *sqe)
 
 	switch (sqe->opcode) {
 	case IORING_OP_MADVISE: {
-		/* inside scratch only; no HWPOISON, SOFT_OFFLINE */
+		/*
+		 * inside scratch only; no HWPOISON, SOFT_OFFLINE. The length
+		 * is sqe->off, or sqe->len where that is 0: a random one
+		 * reached past the guard into libc, whose relocated pages
+		 * MADV_DONTNEED reset to the file's contents.
+		 */
 		uint64_t off = below(SCRATCH_SIZE / 4096) * 4096;
 
 		sqe->addr = base + off;
+		sqe->off = 0;
 		sqe->len = below(SCRATCH_SIZE - off + 1);
 		if (sqe->fadvise_advice >= 100)
 			sqe->fadvise_advice = MADV_DONTNEED;
