@@ -42,7 +42,7 @@ extern "C" {
 #endif
 
 #define IOCORO_VERSION_MAJOR 1
-#define IOCORO_VERSION_MINOR 0
+#define IOCORO_VERSION_MINOR 1
 
 struct bpf_object;
 struct bpf_object_skeleton;
@@ -304,6 +304,25 @@ static inline void iocoro_prep_start(struct io_uring_sqe *sqe,
 }
 
 /*
+ * Let @sqe, an operation prepared liburing style (an openat, a read),
+ * start coroutine @id itself, without an IORING_OP_BPF before it
+ * (IOSQE_BPF_STEP): once it completed, the step attached as kind 0, the
+ * ring's entry kind, runs with its result (iocoro_ctx_prev_res()), and
+ * the coroutine goes on from there with the kernel's default budget
+ * (IOCORO_DEFAULT_BUDGET; iocoro_set_budget() does not apply). user_data
+ * names coroutine @id as iocoro_prep_start()'s does, and
+ * IOSQE_CQE_SKIP_SUCCESS keeps a coroutine that goes well to a single
+ * CQE, its end. A request the kernel refuses fails without its operation
+ * being done: -EBADF when no kind 0 is attached, -EINVAL for a multishot
+ * or zero-copy operation or an IORING_OP_BPF.
+ */
+static inline void iocoro_sqe_set_first(struct io_uring_sqe *sqe, uint32_t id)
+{
+	io_uring_sqe_set_data64(sqe, iocoro_ud(IOCORO_UD_STEP, 0, id));
+	sqe->flags |= IOSQE_BPF_STEP | IOSQE_CQE_SKIP_SUCCESS;
+}
+
+/*
  * Start coroutine @id at kind @prog_index (iocoro_prog_index()) with
  * iocoro_set_budget()'s budget, and submit (with whatever else the ring
  * holds). Ids are the caller's: a coroutine's state is
@@ -314,6 +333,16 @@ static inline void iocoro_prep_start(struct io_uring_sqe *sqe,
  * (-EBADF: no kind attached at that index) come as the coroutine's end.
  */
 int iocoro_start(struct iocoro *co, unsigned int prog_index, uint32_t id);
+
+/*
+ * Start coroutine @id with operation @op as its first request
+ * (iocoro_sqe_set_first(): kind 0's step runs at its completion), and
+ * submit (with whatever else the ring holds). @op is copied: a 64-byte
+ * SQE prepared liburing style, its user_data and IOSQE_BPF_STEP set by
+ * the call, its other flags kept. Returns as iocoro_start() does.
+ */
+int iocoro_start_op(struct iocoro *co, const struct io_uring_sqe *op,
+		    uint32_t id);
 
 /*
  * iocoro_start() after writing the coroutine's initial state: @size bytes

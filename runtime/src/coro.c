@@ -6,6 +6,31 @@
 
 #include "internal.h"
 
+/* an SQE of @co's ring in *@sqe, submitting what is queued to make room */
+static int start_sqe(struct iocoro *co, struct io_uring_sqe **sqe)
+{
+	int ret;
+
+	*sqe = io_uring_get_sqe(&co->ring);
+	if (*sqe)
+		return 0;
+	ret = io_uring_submit(&co->ring);
+	if (ret < 0)
+		return ret;
+	*sqe = io_uring_get_sqe(&co->ring);
+	return *sqe ? 0 : -EBUSY;
+}
+
+/* submit the start just queued: 0, -EAGAIN if the kernel took no SQE */
+static int start_submit(struct iocoro *co)
+{
+	int ret = io_uring_submit(&co->ring);
+
+	if (ret < 0)
+		return ret;
+	return ret ? 0 : -EAGAIN;
+}
+
 int iocoro_start(struct iocoro *co, unsigned int prog_index, uint32_t id)
 {
 	struct io_uring_sqe *sqe;
@@ -13,22 +38,28 @@ int iocoro_start(struct iocoro *co, unsigned int prog_index, uint32_t id)
 
 	if (!co || prog_index >= IOCORO_MAX_PROGS)
 		return -EINVAL;
-	sqe = io_uring_get_sqe(&co->ring);
-	if (!sqe) {
-		/* make room: submit what is queued */
-		ret = io_uring_submit(&co->ring);
-		if (ret < 0)
-			return ret;
-		sqe = io_uring_get_sqe(&co->ring);
-		if (!sqe)
-			return -EBUSY;
-	}
+	ret = start_sqe(co, &sqe);
+	if (ret)
+		return ret;
 	iocoro_prep_start(sqe, prog_index, id);
 	sqe->len = co->budget;
-	ret = io_uring_submit(&co->ring);
-	if (ret < 0)
+	return start_submit(co);
+}
+
+int iocoro_start_op(struct iocoro *co, const struct io_uring_sqe *op,
+		    uint32_t id)
+{
+	struct io_uring_sqe *sqe;
+	int ret;
+
+	if (!co || !op)
+		return -EINVAL;
+	ret = start_sqe(co, &sqe);
+	if (ret)
 		return ret;
-	return ret ? 0 : -EAGAIN;
+	*sqe = *op;
+	iocoro_sqe_set_first(sqe, id);
+	return start_submit(co);
 }
 
 int iocoro_start_many(struct iocoro *co, unsigned int prog_index,

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Suite coro_ops: coroutine steps as struct io_coro_ops attached by
- * bpf_link (kernel patches 0004 to 0012). One file per feature: step.c
- * (the step's context and kfuncs), link.c (attach, update, destroy, rings
+ * bpf_link (kernel patches 0004 to 0014). One file per feature: step.c
+ * (the step's context and kfuncs), first.c (a first operation user space
+ * submits with its step), link.c (attach, update, destroy, rings
  * and links going in either order), churn.c (all that under load),
  * orphan.c (a continuation whose kind went), buf.c (a registered buffer
  * read without a copy), and io_uring's completion

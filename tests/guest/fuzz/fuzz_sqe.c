@@ -85,6 +85,9 @@ void fz_sqe(struct io_uring_sqe *sqe, size_t size)
 	if (one_in(2))
 		sqe->flags &= IOSQE_IO_LINK | IOSQE_IO_HARDLINK | IOSQE_ASYNC |
 			      IOSQE_CQE_SKIP_SUCCESS;
+	/* a first operation that carries kind 0's step */
+	if (one_in(8))
+		sqe->flags |= IOSQE_BPF_STEP;
 	sqe->fd = fz_fd();
 	sqe->off = one_in(2) ? fz_ptr() : fz_len();
 	sqe->addr = fz_ptr();
@@ -240,6 +243,8 @@ void fz_tag(struct io_uring_sqe *sqe)
 		kind = FZ_UD_BPF_BAD;
 	else if (sqe->opcode == IORING_OP_BPF && kind_link[sqe->off] < 0)
 		kind = FZ_UD_NO_KIND;
+	else if ((sqe->flags & IOSQE_BPF_STEP) && kind_link[0] < 0)
+		kind = FZ_UD_NO_KIND;
 	if (kind)
 		sqe->user_data = FZ_TAG << 32 | (uint64_t)kind << 24 |
 				 (tag_seq++ & 0xffffff);
@@ -285,8 +290,9 @@ void fz_judge(const struct io_uring_cqe *cqe)
 		break;
 	case FZ_UD_NO_KIND:
 		if (cqe->res >= 0)
-			FAIL("iteration %lu: a start of a kind with no step "
-			     "completed with %d, want an error", cur_iter,
+			FAIL("iteration %lu: a start of a kind with no step, "
+			     "or a first operation with no kind 0, completed "
+			     "with %d, want an error", cur_iter,
 			     cqe->res);
 		break;
 	default:
