@@ -135,10 +135,25 @@ IOCORO_CASE(first_op_library)
 	fo_teardown(&co, skel);
 }
 
+/* a first NOP linked to a NOP (UD_AFTER): the three CQEs in @cqes */
+static void fo_link(struct iocoro *co, struct io_uring_cqe *cqes)
+{
+	struct io_uring_sqe *sqe = uring_sqe(&co->ring);
+
+	io_uring_prep_nop(sqe);
+	fo_first(sqe, UD_NOP);
+	sqe->flags |= IOSQE_IO_LINK;
+	sqe = uring_sqe(&co->ring);
+	io_uring_prep_nop(sqe);
+	sqe->user_data = UD_AFTER;
+	uring_submit(&co->ring, 2);
+	uring_reap(&co->ring, cqes, 3);
+	EXPECT_CQE(cqes, 3, UD_EMIT, 1000);
+}
+
 /* the rest of a link goes on by the step's result, as for a queued one */
 IOCORO_CASE(first_op_link)
 {
-	struct io_uring_sqe *sqe;
 	struct io_uring_cqe cqes[3];
 	struct coro_ops_bpf *skel;
 	struct iocoro co;
@@ -146,31 +161,12 @@ IOCORO_CASE(first_op_link)
 	skel = co_load();
 	co_ring(&co, 8);
 	co_attach(&co, skel->progs.seen_step, 0);
-
-	sqe = uring_sqe(&co.ring);
-	io_uring_prep_nop(sqe);
-	fo_first(sqe, UD_NOP);
-	sqe->flags |= IOSQE_IO_LINK;
-	sqe = uring_sqe(&co.ring);
-	io_uring_prep_nop(sqe);
-	sqe->user_data = UD_AFTER;
-	uring_submit(&co.ring, 2);
-	uring_reap(&co.ring, cqes, 3);
-	EXPECT_CQE(cqes, 3, UD_EMIT, 1000);
+	fo_link(&co, cqes);
 	EXPECT_CQE(cqes, 3, UD_NOP, 0);
 	EXPECT_CQE(cqes, 3, UD_AFTER, 0);
 
 	skel->bss->ret_val = -EXDEV;
-	sqe = uring_sqe(&co.ring);
-	io_uring_prep_nop(sqe);
-	fo_first(sqe, UD_NOP);
-	sqe->flags |= IOSQE_IO_LINK;
-	sqe = uring_sqe(&co.ring);
-	io_uring_prep_nop(sqe);
-	sqe->user_data = UD_AFTER;
-	uring_submit(&co.ring, 2);
-	uring_reap(&co.ring, cqes, 3);
-	EXPECT_CQE(cqes, 3, UD_EMIT, 1000);
+	fo_link(&co, cqes);
 	EXPECT_CQE(cqes, 3, UD_NOP, -EXDEV);
 	EXPECT_CQE(cqes, 3, UD_AFTER, -ECANCELED);
 	CHECK_EQ(skel->bss->seen.runs, 2);
