@@ -10,7 +10,10 @@
  * Both coroutines are steps of struct io_coro_ops (IOCORO_COROUTINE()):
  * libiocoro attaches each to the ring as a coroutine kind, and
  * copychain.c finds their kinds with iocoro_prog_index() and hands them
- * over in the file's state (file_prog, lane_prog).
+ * over in the file's state (file_prog, lane_prog). The file coroutine
+ * comes first, as kind 0: copychain.c submits a copy's openat(SRC) itself,
+ * carrying the file step (iocoro_sqe_set_first()), when the kernel's
+ * default budget covers the copy.
  */
 #include <iocoro/bpf.h>
 #include <linux/fcntl.h>
@@ -208,36 +211,6 @@ static __always_inline int cc_write_done(struct copychain_file *f,
 	return cc_next_chunk(f, l);
 }
 
-/* a lane: its state is slot job * CC_MAX_DEPTH + k of cc_lanes */
-IOCORO_COROUTINE(copychain_lane, &cc_lanes, struct copychain_lane)
-{
-	__s32 res = iocoro_ctx_prev_res(ctx);
-	__u32 id = iocoro_id(ctx), job = st->job;
-	struct copychain_file *f;
-	long ret = 0;
-	int next;
-
-	f = bpf_map_lookup_elem(&cc_files, &job);
-	if (!f)
-		return iocoro_finish(ctx, -ENOENT);
-	st->steps++;
-	if (st->step == CC_READ_DONE)
-		next = cc_read_done(f, st, res);
-	else if (st->step == CC_WRITE_DONE)
-		next = cc_write_done(f, st, res);
-	else
-		next = cc_lane_fail(f, CC_OP_BAD, -EINVAL, 0);
-	if (next == CC_DO_READ)
-		ret = cc_read(ctx, f, st, id);
-	else if (next == CC_DO_WRITE)
-		ret = cc_write(ctx, f, st, id);
-	if (next != CC_DO_LEAVE && !ret)
-		return 0;
-	if (ret)	/* the next operation could not be queued */
-		cc_error(f, CC_OP_QUEUE, (__s32)ret, st->off + st->pos);
-	return cc_join(ctx, f, st);
-}
-
 /* start lane @k of @f on the chunk user space placed it; 1 if queued */
 static __always_inline int cc_fork_one(iocoro_ctx_t *ctx,
 				       struct copychain_file *f, __u32 k)
@@ -323,6 +296,40 @@ IOCORO_COROUTINE(copychain, &cc_files, struct copychain_file)
 	}
 	cc_error(st, op, res, 0);
 	return cc_fail_close(ctx, st);
+}
+
+/*
+ * A lane: its state is slot job * CC_MAX_DEPTH + k of cc_lanes. After the
+ * file coroutine, which is so kind 0, the one a first openat from user
+ * space carries.
+ */
+IOCORO_COROUTINE(copychain_lane, &cc_lanes, struct copychain_lane)
+{
+	__s32 res = iocoro_ctx_prev_res(ctx);
+	__u32 id = iocoro_id(ctx), job = st->job;
+	struct copychain_file *f;
+	long ret = 0;
+	int next;
+
+	f = bpf_map_lookup_elem(&cc_files, &job);
+	if (!f)
+		return iocoro_finish(ctx, -ENOENT);
+	st->steps++;
+	if (st->step == CC_READ_DONE)
+		next = cc_read_done(f, st, res);
+	else if (st->step == CC_WRITE_DONE)
+		next = cc_write_done(f, st, res);
+	else
+		next = cc_lane_fail(f, CC_OP_BAD, -EINVAL, 0);
+	if (next == CC_DO_READ)
+		ret = cc_read(ctx, f, st, id);
+	else if (next == CC_DO_WRITE)
+		ret = cc_write(ctx, f, st, id);
+	if (next != CC_DO_LEAVE && !ret)
+		return 0;
+	if (ret)	/* the next operation could not be queued */
+		cc_error(f, CC_OP_QUEUE, (__s32)ret, st->off + st->pos);
+	return cc_join(ctx, f, st);
 }
 
 char LICENSE[] SEC("license") = "GPL";

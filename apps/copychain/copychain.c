@@ -470,17 +470,42 @@ static void place_lanes(struct cc_engine *e, unsigned int slot)
 }
 
 /*
+ * Can job @slot start with its openat(SRC), which then carries the file
+ * step (kind 0), in a coroutine of the kernel's default budget? Only if
+ * that covers the copy's, and SRC has a size: a file that says it is
+ * empty may be one longer than its size (procfs), whose copy keeps the
+ * plan's few steps past EOF to end it if it goes on.
+ */
+static bool first_op(const struct cc_engine *e, const struct cc_job *j)
+{
+	return e->file_prog == 0 && !j->stream && j->src_st.st_size > 0 &&
+	       j->budget <= IOCORO_DEFAULT_BUDGET;
+}
+
+/*
  * Queue the start of job @slot's file coroutine, with the copy's step
- * budget (its lanes draw from it too)
+ * budget (its lanes draw from it too): its openat(SRC), carrying the file
+ * step, where first_op() allows (no IORING_OP_BPF, one step run less);
+ * else an IORING_OP_BPF that asks for the budget, whose step queues the
+ * openat.
  */
 static int submit_job(struct cc_engine *e, unsigned int slot)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&e->co.ring);
+	struct copychain_file *f = &e->files[slot];
 
 	if (!sqe)
 		return -EBUSY;
-	iocoro_prep_start(sqe, (unsigned int)e->file_prog, slot);
-	sqe->len = e->jobs[slot].budget;
+	if (first_op(e, &e->jobs[slot])) {
+		f->step = CC_SRC_OPEN;
+		io_uring_prep_openat(sqe, AT_FDCWD,
+				     (const char *)(uintptr_t)f->src_path,
+				     O_RDONLY | O_CLOEXEC, 0);
+		iocoro_sqe_set_first(sqe, slot);
+	} else {
+		iocoro_prep_start(sqe, (unsigned int)e->file_prog, slot);
+		sqe->len = e->jobs[slot].budget;
+	}
 	e->unsubmitted++;
 	return 0;
 }

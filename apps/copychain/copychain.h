@@ -3,7 +3,10 @@
  * copychain: what copychain.c (user space) and copychain.bpf.c (the
  * coroutines) agree on. A file is copied by one file coroutine and D lane
  * coroutines (D = --depth, fewer for a file of fewer chunks), all started
- * by a single IORING_OP_BPF request that user space submits:
+ * by a single request that user space submits: the openat(SRC) itself,
+ * carrying the file step (IOSQE_BPF_STEP, the file coroutine being kind
+ * 0), when the kernel's default budget covers the copy; else an
+ * IORING_OP_BPF that asks for the budget, at START:
  *
  *   file:  START -> OPENAT(SRC) -> SRC_OPEN -> OPENAT(DIR, O_TMPFILE)
  *            -> DST_OPEN: forks the D lanes (one SQE each: a read that
@@ -44,7 +47,7 @@
 
 enum copychain_step {
 	/* file coroutine */
-	CC_START,	/* queue openat(SRC) */
+	CC_START,	/* queue openat(SRC): a copy user space did not open */
 	CC_SRC_OPEN,	/* prev_res: SRC's fd */
 	CC_DST_OPEN,	/* prev_res: the temporary file's fd */
 	CC_FSYNC_DONE,	/* prev_res: the fsync's result */
