@@ -117,8 +117,14 @@ time_run() {
 	fi
 	read -r secs < "$t"
 	row "$cas" "$who" "$round" seconds "$secs"
-	# the io_uring_enter() count a contender reports of itself
+	# what a contender's --stats line says of itself: io_uring_enter()
+	# calls; program runs (steps) and, copychain's, the copies' own time
+	# after loading (work_seconds)
 	while IFS= read -r line; do
+		[[ $line =~ ^(copychain|catchain):.*\ ([0-9]+)\ steps, ]] &&
+			row "$cas" "$who" "$round" steps "${BASH_REMATCH[2]}"
+		[[ $line =~ ^copychain:.*\ bytes\ in\ ([0-9.]+)\ s\ \( ]] &&
+			row "$cas" "$who" "$round" work_seconds "${BASH_REMATCH[1]}"
 		if [[ $line =~ \ ([0-9]+)\ io_uring_enter\ calls ]] ||
 			[[ $line =~ ^uring_c[pc]:\ ([0-9]+)\ io_uring_submit_and_wait\ calls$ ]] ||
 			[[ $line =~ ^uring_cat:\ ([0-9]+)\ io_uring_submit_and_wait\ calls$ ]]; then
@@ -251,39 +257,55 @@ cat_case() {
 }
 
 # dependent reads: btree-lookup's coroutine next to its pread and
-# user-space io_uring loops, on trees of depth 3 and 6 (fanout 8); the
-# time is the lookups' own (btree-lookup --stats), without loading
+# user-space io_uring loops, on trees of depth 3 and 6 (fanout 8), with 256
+# lookups in flight (case btree_*_dD) and with one (btree_*_dD_q1: the
+# coroutine and the io_uring loop at --inflight 1); the time is the
+# lookups' own (btree-lookup --stats), without loading, and each run's
+# median and 99th-percentile lookup time
 bt_case() {
-	local cas=$1 dir=$2 drop=$3 r who spec depth keys f line
+	local cas=$1 dir=$2 drop=$3 spec depth keys f q sub
 	for spec in "3 500" "6 40000"; do
 		read -r depth keys <<< "$spec"
 		f=$dir/tree$depth
-		say "$cas: depth $depth ($keys keys), $lookups lookups, $rounds rounds"
 		"$bt" build --seed 42 --fanout 8 "$f" "$keys" > /dev/null
-		for ((r = 1; r <= rounds; r++)); do
-			for who in $(rotate "$r" bpf pread uring); do
-				local mode=()
-				[ "$who" = bpf ] || mode=("--$who")
-				if [ "$drop" = 1 ]; then
-					sync
-					echo 3 > /proc/sys/vm/drop_caches
-				fi
-				"$bt" lookup "${mode[@]}" --stats --random "$lookups" --seed "$r" "$f" \
-					> "$work/bt.$who" 2> "$work/bt.err" ||
-					{ echo "bench: $cas: $who failed:" >&2; cat "$work/bt.err" >&2; exit 1; }
-				line=$(grep ' lookups/s$' "$work/bt.err")
-				[[ $line =~ ,\ ([0-9]+)\ io_uring_enter\ calls,\ ([0-9.]+)\ s, ]] ||
-					{ echo "bench: $cas: no stats line: $line" >&2; exit 1; }
-				row "${cas}_d$depth" "$who" "$r" enters "${BASH_REMATCH[1]}"
-				row "${cas}_d$depth" "$who" "$r" seconds "${BASH_REMATCH[2]}"
-			done
-			if ! cmp "$work/bt.bpf" "$work/bt.pread" || ! cmp "$work/bt.bpf" "$work/bt.uring"; then
-				echo "bench: $cas: the modes' answers differ" >&2
-				exit 1
-			fi
+		for q in 256 1; do
+			sub=${cas}_d$depth
+			[ "$q" = 256 ] || sub=${sub}_q$q
+			say "$sub: depth $depth ($keys keys), $q in flight, $lookups lookups, $rounds rounds"
+			bt_rounds "$sub" "$f" "$drop" "$q"
+			row "$sub" all "" lookups "$lookups"
+			row "$sub" all "" inflight "$q"
 		done
-		row "${cas}_d$depth" all "" lookups "$lookups"
 		rm -f "$f"
+	done
+}
+
+# bt_rounds CASE TREE DROP INFLIGHT: the rounds of one B+tree case
+bt_rounds() {
+	local cas=$1 f=$2 drop=$3 q=$4 r who line
+	for ((r = 1; r <= rounds; r++)); do
+		for who in $(rotate "$r" bpf pread uring); do
+			local mode=()
+			[ "$who" = bpf ] || mode=("--$who")
+			if [ "$drop" = 1 ]; then
+				sync
+				echo 3 > /proc/sys/vm/drop_caches
+			fi
+			"$bt" lookup "${mode[@]}" --inflight "$q" --stats --random "$lookups" \
+				--seed "$r" "$f" > "$work/bt.$who" 2> "$work/bt.err" ||
+				{ echo "bench: $cas: $who failed:" >&2; cat "$work/bt.err" >&2; exit 1; }
+			line=$(grep ' lookups/s$' "$work/bt.err")
+			[[ $line =~ ,\ ([0-9]+)\ io_uring_enter\ calls,\ ([0-9.]+)\ s,\ p50\ ([0-9.]+)\ us,\ p99\ ([0-9.]+)\ us, ]] ||
+				{ echo "bench: $cas: no stats line: $line" >&2; exit 1; }
+			row "$cas" "$who" "$r" enters "${BASH_REMATCH[1]}"
+			row "$cas" "$who" "$r" seconds "${BASH_REMATCH[2]}"
+			row "$cas" "$who" "$r" p50_us "${BASH_REMATCH[3]}"
+			row "$cas" "$who" "$r" p99_us "${BASH_REMATCH[4]}"
+		done
+		if ! cmp "$work/bt.bpf" "$work/bt.pread" || ! cmp "$work/bt.bpf" "$work/bt.uring"; then
+			echo "bench: $cas: the modes' answers differ" >&2
+			exit 1
+		fi
 	done
 }
 

@@ -69,11 +69,14 @@ struct bt_stats {
 	uint64_t steps;		/* program runs; node judgements in user space */
 	uint64_t enters;	/* io_uring_enter() calls */
 	double secs;
+	double p50_us;		/* a lookup's time, start to answer */
+	double p99_us;
 };
 
 /* the lookups, in input order */
 struct bt_set {
 	struct btree_result *r;
+	uint64_t *ns;		/* with --stats: each lookup's time */
 	size_t n;
 	size_t cap;
 };
@@ -86,6 +89,7 @@ struct bt_window {
 	uint32_t free_ids[BTREE_MAX_INFLIGHT];
 	uint32_t nfree;
 	size_t owner[BTREE_MAX_INFLIGHT];
+	uint64_t since[BTREE_MAX_INFLIGHT];	/* when the slot's lookup began */
 	size_t next;		/* the next lookup to start */
 	size_t done;
 };
@@ -108,7 +112,8 @@ static void usage(FILE *f)
 		"  --uring        look up with a user-space io_uring loop\n"
 		"  --inflight Q   lookups in flight at once (1..1024, default 256)\n"
 		"  --random N     N random keys, half of them in the tree\n"
-		"  --stats        print lookups, reads, steps, io_uring_enter calls and\n"
+		"  --stats        print lookups, reads, steps, io_uring_enter calls,\n"
+		"                 a lookup's median and 99th-percentile time and\n"
 		"                 lookups/s to stderr\n"
 		"  -h, --help     this help\n"
 		"      --version  version\n"
@@ -146,12 +151,17 @@ static int parse_u64(const char *s, uint64_t *v)
 	return 0;
 }
 
-static double now(void)
+static uint64_t now_ns(void)
 {
 	struct timespec t;
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+	return (uint64_t)t.tv_sec * 1000000000U + (uint64_t)t.tv_nsec;
+}
+
+static double now(void)
+{
+	return (double)now_ns() / 1e9;
 }
 
 static int set_add(struct bt_set *s, uint64_t key)
@@ -204,6 +214,8 @@ static int window_take(struct bt_window *w, const struct bt_set *s)
 		return -1;
 	id = w->free_ids[--w->nfree];
 	w->owner[id] = w->next++;
+	if (s->ns)
+		w->since[id] = now_ns();
 	return (int)id;
 }
 
@@ -213,6 +225,8 @@ static struct btree_result *window_end(struct bt_window *w,
 {
 	w->free_ids[w->nfree++] = id;
 	w->done++;
+	if (s->ns)
+		s->ns[w->owner[id]] = now_ns() - w->since[id];
 	return &s->r[w->owner[id]];
 }
 
@@ -233,12 +247,18 @@ static int run_pread(const struct btree_file *f, struct bt_set *s,
 		     struct bt_stats *st)
 {
 	struct btree_node *n = node_bufs(1);
+	uint64_t since = 0;
 	size_t i;
 
 	if (!n)
 		return -ENOMEM;
-	for (i = 0; i < s->n; i++)
+	for (i = 0; i < s->n; i++) {
+		if (s->ns)
+			since = now_ns();
 		btree_pread_lookup(f, n, &s->r[i], &st->reads);
+		if (s->ns)
+			s->ns[i] = now_ns() - since;
+	}
 	st->steps = st->reads;
 	munmap(n, BTREE_NODE_SIZE);
 	return 0;
@@ -557,24 +577,48 @@ static int print_results(const char *path, const struct bt_set *s)
 	return status;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the median and 99th percentile of the lookups' times (sorts s->ns) */
+static void latency(struct bt_set *s, struct bt_stats *st)
+{
+	if (!s->ns || !s->n)
+		return;
+	qsort(s->ns, s->n, sizeof(s->ns[0]), cmp_u64);
+	st->p50_us = (double)s->ns[(s->n - 1) / 2] / 1e3;
+	st->p99_us = (double)s->ns[(s->n - 1) * 99 / 100] / 1e3;
+}
+
 static void print_stats(const struct bt_opts *o, const struct bt_stats *st)
 {
 	static const char *const names[] = { "bpf", "pread", "uring" };
 
 	fprintf(stderr,
-		BT_NAME ": %s: %" PRIu64 " lookups, %" PRIu64 " reads, %" PRIu64 " steps, %" PRIu64 " io_uring_enter calls, %.6f s, %.0f lookups/s\n",
+		BT_NAME ": %s: %" PRIu64 " lookups, %" PRIu64 " reads, %" PRIu64 " steps, %" PRIu64 " io_uring_enter calls, %.6f s, p50 %.1f us, p99 %.1f us, %.0f lookups/s\n",
 		names[o->mode], st->lookups, st->reads, st->steps, st->enters,
-		st->secs, st->secs > 0 ? (double)st->lookups / st->secs : 0.0);
+		st->secs, st->p50_us, st->p99_us,
+		st->secs > 0 ? (double)st->lookups / st->secs : 0.0);
 }
 
 /* run the lookups of @s on @f in @o's mode */
 static int run_lookups(const struct bt_opts *o, const struct btree_file *f,
 		       struct bt_set *s, struct bt_stats *st)
 {
-	double t0 = now();
+	double t0;
 	int ret;
 
 	st->lookups = s->n;
+	if (o->stats && s->n) {
+		s->ns = calloc(s->n, sizeof(s->ns[0]));
+		if (!s->ns)
+			return -ENOMEM;
+	}
+	t0 = now();
 	switch (o->mode) {
 	case BT_PREAD:
 		ret = run_pread(f, s, st);
@@ -611,6 +655,8 @@ static int cmd_lookup(const struct bt_opts *o, const char *path, char **keys,
 		goto out;
 	if (ret == 0)
 		ret = run_lookups(o, &f, &s, &st);
+	if (ret == 0)
+		latency(&s, &st);
 	if (ret == -ECANCELED) {
 		ret = 1;
 	} else if (ret < 0) {
@@ -622,6 +668,7 @@ static int cmd_lookup(const struct bt_opts *o, const char *path, char **keys,
 			print_stats(o, &st);
 	}
 out:
+	free(s.ns);
 	free(s.r);
 	btree_close(&f);
 	return ret;

@@ -290,6 +290,7 @@ static char *gen_keys(const struct tree *t, uint64_t n, const char *keys_path)
 /* the --stats line */
 struct stats {
 	uint64_t lookups, reads, steps, enters;
+	double secs, p50, p99;
 };
 
 static void parse_stats(const char *err, const char *mode, struct stats *s)
@@ -302,8 +303,9 @@ static void parse_stats(const char *err, const char *mode, struct stats *s)
 	if (!p)
 		FAIL("no stats line '%s' in '%s'", head, err);
 	CHECK_EQ(sscanf(p + strlen(head),
-			"%" SCNu64 " lookups, %" SCNu64 " reads, %" SCNu64 " steps, %" SCNu64 " io_uring_enter calls",
-			&s->lookups, &s->reads, &s->steps, &s->enters), 4);
+			"%" SCNu64 " lookups, %" SCNu64 " reads, %" SCNu64 " steps, %" SCNu64 " io_uring_enter calls, %lf s, p50 %lf us, p99 %lf us,",
+			&s->lookups, &s->reads, &s->steps, &s->enters,
+			&s->secs, &s->p50, &s->p99), 7);
 }
 
 static const char *mode_name(const char *mode)
@@ -325,6 +327,12 @@ static void check_stats(const struct run *r, const char *mode,
 	parse_stats(r->err, mode_name(mode), &s);
 	CHECK_EQ(s.lookups, lookups);
 	CHECK_EQ(s.reads, lookups * depth);
+	/*
+	 * every lookup timed inside the run: p50 <= p99 <= the run's time
+	 * (0 is possible: the test guest's clock ticks every 4 ms)
+	 */
+	CHECK(s.p50 >= 0 && s.p50 <= s.p99);
+	CHECK(s.p99 <= s.secs * 1e6 + 1);
 	if (!mode) {
 		CHECK_EQ(s.steps, lookups * (depth + 1));
 		CHECK(s.enters >= 1);
