@@ -1,15 +1,21 @@
 #!/bin/bash
 # The benchmark cases, run in the guest by bench/run.sh (and, tiny, by the
-# smoke test bench_smoke): every contender of a case once per round, the
-# order rotating from round to round, each copy checked against its
-# source. Writes CSV rows case,contender,round,metric,value to OUT.
+# smoke test bench_smoke): every contender of a case once per round, in
+# an order shuffled anew each round from a recorded seed, after warm-up
+# rounds that are run and checked but not recorded as rounds (their
+# rows say round w1, w2, ...), each copy checked against its source.
+# Writes CSV rows case,contender,round,metric,value to OUT.
 #
-# Usage: guest.sh --bin DIR --khz KHZ --out CSV [--rounds R] [--big-mib N]
+# Usage: guest.sh --bin DIR --khz KHZ --out CSV [--rounds R] [--warmup W]
+#                 [--seed S] [--big-mib N]
 #                 [--small N] [--tiny N] [--disk DEV] [--steps N]
 #                 [--scale "1 64 ..."] [--lookups N] [--cases "..."]
 #                 [--tools yes|no|auto]
 #
 #   --bin DIR    the build dir (copychain, step_bench, uring_cp, bench_time)
+#   --rounds R   recorded rounds of each case (10); --warmup W rounds before
+#                them (1); --seed S the order's seed (default: random; the
+#                CSV's info,order row keeps it)
 #   --khz KHZ    the host's TSC rate: rdtsc is the only honest clock here
 #   --disk DEV   also run the copy cases on an ext4 filesystem on DEV
 #                (mounted here, page cache dropped before every run)
@@ -26,7 +32,7 @@
 set -euo pipefail
 
 bin='' khz='' out='' disk=''
-rounds=5 big_mib=1024 small=10000 tiny=20000 steps=10000 lookups=200000
+rounds=10 warmup=1 seed='' big_mib=1024 small=10000 tiny=20000 steps=10000 lookups=200000
 scale="1 64 1024 10000 100000"
 cases="step scale copy small tiny cat btree"
 tools=auto
@@ -36,6 +42,8 @@ while [ $# -gt 0 ]; do
 	--khz) khz=$2 ;;
 	--out) out=$2 ;;
 	--rounds) rounds=$2 ;;
+	--warmup) warmup=$2 ;;
+	--seed) seed=$2 ;;
 	--big-mib) big_mib=$2 ;;
 	--small) small=$2 ;;
 	--tiny) tiny=$2 ;;
@@ -103,7 +111,7 @@ say() { echo "bench: $*"; }
 # (builtins where a fork would do: every process costs ~0.5 s on the
 # debug kernel the smoke test runs on)
 time_run() {
-	local cas=$1 who=$2 round=$3 drop=$4 t=$work/time secs line
+	local cas=$1 who=$2 round=$3 drop=$4 t=$work/time secs cpu line
 	shift 4
 	: > "$t"
 	if [ "$drop" = 1 ]; then
@@ -115,8 +123,10 @@ time_run() {
 		cat "$work/out" >&2
 		exit 1
 	fi
-	read -r secs < "$t"
+	read -r secs cpu < "$t"
 	row "$cas" "$who" "$round" seconds "$secs"
+	# user + system CPU (wait4(): threads and io_uring workers included)
+	row "$cas" "$who" "$round" cpu_seconds "$cpu"
 	# what a contender's --stats line says of itself: io_uring_enter()
 	# calls; program runs (steps) and, copychain's, the copies' own time
 	# after loading (work_seconds)
@@ -134,13 +144,23 @@ time_run() {
 	done < "$work/out"
 }
 
-# rotate R WORD...: the words, rotated left by R
-rotate() {
-	local r=$1 n
-	shift
-	n=$#
-	r=$((r % n))
-	echo "${@:r+1}" "${@:1:r}"
+# the rounds of a case: w1..wW (warm-up), then 1..R
+round_ids() {
+	local r
+	for ((r = 1; r <= warmup; r++)); do echo "w$r"; done
+	for ((r = 1; r <= rounds; r++)); do echo "$r"; done
+}
+
+# order WORD...: the words in a random order into ORDER (Fisher-Yates on
+# $RANDOM, which the seed set once; not in a subshell, where bash would
+# draw from a copy of the generator)
+order() {
+	local i j t
+	ORDER=("$@")
+	for ((i = ${#ORDER[@]} - 1; i > 0; i--)); do
+		j=$((RANDOM % (i + 1)))
+		t=${ORDER[i]} ORDER[i]=${ORDER[j]} ORDER[j]=$t
+	done
 }
 
 # one big file: each contender copies SRC to DST
@@ -151,8 +171,9 @@ big_case() {
 	say "$cas: ${big_mib} MiB, $rounds rounds"
 	head -c "${big_mib}M" /dev/urandom > "$src"
 	row "$cas" all "" bytes "$(stat -c %s "$src")"
-	for ((r = 1; r <= rounds; r++)); do
-		for who in $(rotate "$r" copychain cp uring_cc copychain_sync cp_sync uring_cc_sync uring_cp uring_cp_ccdepth rw_loop $(tool uu_cp fio)); do
+	for r in $(round_ids); do
+		order copychain cp uring_cc copychain_sync cp_sync uring_cc_sync uring_cp uring_cp_ccdepth rw_loop $(tool uu_cp fio)
+		for who in "${ORDER[@]}"; do
 			rm -f "$dst"
 			case $who in
 			copychain) time_run "$cas" "$who" "$r" "$drop" "$cc" --stats "$src" "$dst" ;;
@@ -194,8 +215,9 @@ small_case() {
 	# at 20,000 files on the disk it would take 2 minutes a round
 	local serial=uring_cp
 	[ "$size" = 4096 ] || serial=''
-	for ((r = 1; r <= rounds; r++)); do
-		for who in $(rotate "$r" copychain cp uring_cc copychain_sync cp_sync uring_cc_sync $serial $(tool uu_cp rsync fio)); do
+	for r in $(round_ids); do
+		order copychain cp uring_cc copychain_sync cp_sync uring_cc_sync $serial $(tool uu_cp rsync fio)
+		for who in "${ORDER[@]}"; do
 			rm -rf "$dir/small.dst"
 			mkdir "$dir/small.dst"
 			case $who in
@@ -239,8 +261,9 @@ cat_case() {
 	mkdir -p "$dir/cat.src"
 	head -c $((small * 4096)) /dev/urandom | split -b 4096 -a 5 -d - "$dir/cat.src/f"
 	row "$cas" all "" files "$small"
-	for ((r = 1; r <= rounds; r++)); do
-		for who in $(rotate "$r" catchain cat uring_cat); do
+	for r in $(round_ids); do
+		order catchain cat uring_cat
+		for who in "${ORDER[@]}"; do
 			case $who in
 			catchain) time_run "$cas" "$who" "$r" "$drop" sh -c '"$0" --stats "$@" > /dev/null' "$cat_chain" "$dir"/cat.src/* ;;
 			uring_cat) time_run "$cas" "$who" "$r" "$drop" sh -c '"$0" --stats "$@" > /dev/null' "$ucat" "$dir"/cat.src/* ;;
@@ -283,8 +306,9 @@ bt_case() {
 # bt_rounds CASE TREE DROP INFLIGHT: the rounds of one B+tree case
 bt_rounds() {
 	local cas=$1 f=$2 drop=$3 q=$4 r who line
-	for ((r = 1; r <= rounds; r++)); do
-		for who in $(rotate "$r" bpf pread uring); do
+	for r in $(round_ids); do
+		order bpf pread uring
+		for who in "${ORDER[@]}"; do
 			local mode=()
 			[ "$who" = bpf ] || mode=("--$who")
 			if [ "$drop" = 1 ]; then
@@ -292,7 +316,7 @@ bt_rounds() {
 				echo 3 > /proc/sys/vm/drop_caches
 			fi
 			"$bt" lookup "${mode[@]}" --inflight "$q" --stats --random "$lookups" \
-				--seed "$r" "$f" > "$work/bt.$who" 2> "$work/bt.err" ||
+				--seed "${r#w}" "$f" > "$work/bt.$who" 2> "$work/bt.err" ||
 				{ echo "bench: $cas: $who failed:" >&2; cat "$work/bt.err" >&2; exit 1; }
 			line=$(grep ' lookups/s$' "$work/bt.err")
 			[[ $line =~ ,\ ([0-9]+)\ io_uring_enter\ calls,\ ([0-9.]+)\ s,\ p50\ ([0-9.]+)\ us,\ p99\ ([0-9.]+)\ us, ]] ||
@@ -330,9 +354,13 @@ scale_case() {
 	done
 }
 
+[ -n "$seed" ] || seed=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')
+RANDOM=$seed
 row info kernel "" release "$(uname -r)"
 row info timer "" tsc_khz "$khz"
 row info rounds "" rounds "$rounds"
+row info rounds "" warmup "$warmup"
+row info order "" seed "$seed"
 want() { case " $cases " in *" $1 "*) return 0 ;; esac; return 1; }
 if [ -n "$disk" ]; then
 	mkdir -p /mnt/bench

@@ -9,11 +9,15 @@ whether they were met), OUTDIR/headline.md (every case against every peer,
 one ratio a row: the README's table), OUTDIR/summary.csv (case,contender,metric,median,
 min,max,n) and, with gnuplot, OUTDIR/<case>.png. A ratio is the median of
 the per-round ratios (contenders of one round ran back to back), with the
-min..max of those ratios as its spread.
+min..max of those ratios and a 95 % bootstrap interval of that median
+(2,000 resamples of the rounds, a fixed seed: the report is the same for
+the same CSV). A target is met only where the interval's low end is at
+or above it.
 """
 import collections
 import csv
 import os
+import random
 import re
 import statistics
 import subprocess
@@ -50,32 +54,44 @@ def stat(vals):
     return statistics.median(vals), min(vals), max(vals), len(vals)
 
 
+def boot_ci(vals, reps=2000):
+    """95 % bootstrap interval of the median of vals"""
+    rng = random.Random(29)
+    meds = sorted(statistics.median(rng.choices(vals, k=len(vals)))
+                  for _ in range(reps))
+    return meds[int(0.025 * reps)], meds[int(0.975 * reps) - 1]
+
+
 def ratio(cas, num, den, metric="seconds", invert=False):
-    """median (min, max) over rounds of den/num (times: num faster if > 1)"""
+    """median, min, max, n, interval low, high over rounds of den/num
+    (times: num faster if > 1)"""
     a, b = per_round(cas, num, metric), per_round(cas, den, metric)
     rs = [(b[k] / a[k]) if not invert else (a[k] / b[k])
           for k in a if k in b and a[k] > 0 and b[k] > 0]
-    return stat(rs) if rs else None
+    return stat(rs) + boot_ci(rs) if rs else None
 
 
 def fmt_ratio(r):
-    return "n/a" if r is None else "%.2f (%.2f..%.2f)" % r[:3]
+    return "n/a" if r is None else "%.2f (%.2f..%.2f; 95%% CI %.2f..%.2f)" % (r[:3] + r[4:6])
 
 
 def met(r, target):
     if r is None:
         return "no data"
-    return "met" if r[0] >= target else "**missed**"
+    if r[4] >= target:
+        return "met"
+    return "**not shown** (median above, interval below)" if r[0] >= target else "**missed**"
 
 
 summary = []
 lines = ["# iocoro benchmarks", ""]
 if info:
-    lines += ["Kernel %s (release flavour) in QEMU TCG; rdtsc at %s kHz; %s rounds, "
-              "contenders alternating, the order rotating each round. Times under "
-              "TCG are not hardware times: read the ratios." % (
+    lines += ["Kernel %s (release flavour) in QEMU TCG; rdtsc at %s kHz; %s rounds after "
+              "%s warm-up, the contenders of a round in a random order (seed %s). Times "
+              "under TCG are not hardware times: read the ratios." % (
                   info.get("kernel.release", "?"), info.get("timer.tsc_khz", "?"),
-                  info.get("rounds.rounds", "?")), ""]
+                  info.get("rounds.rounds", "?"), info.get("rounds.warmup", "0"),
+                  info.get("order.seed", "?")), ""]
 
 # ---- case 1: decision latency (step_bench)
 step_who = ["bpf", "loop", "link"]
@@ -146,10 +162,16 @@ timed_cases = [
 
 
 def per_file_lines(cas, whos, files):
-    """program runs a file, and the work's own time without loading"""
+    """CPU and program runs a file, the work's own time without loading"""
     out = []
     for w in whos:
         steps, work = per_round(cas, w, "steps"), per_round(cas, w, "work_seconds")
+        cpu = per_round(cas, w, "cpu_seconds")
+        if cpu:
+            m = stat(cpu.values())
+            summary.append((cas, w, "cpu_seconds") + m)
+            out.append("- %s: CPU (user + sys, wait4) %.3f s (%.3f..%.3f)%s" % (
+                (w,) + m[:3] + ((", %.1f us a file" % (m[0] / files * 1e6)) if files else "",)))
         if steps and files:
             m = stat(v / files for v in steps.values())
             summary.append((cas, w, "steps_per_file") + m)

@@ -16,6 +16,7 @@ rows = ["case,contender,round,metric,value",
 # 4 files: 24 program runs each round, the work 0.25 s of its 1 s
 for r in (1, 2, 3):
     rows += ["small_tmpfs,copychain,%d,seconds,1.0" % r, "small_tmpfs,copychain,%d,steps,24" % r,
+             "small_tmpfs,copychain,%d,cpu_seconds,0.002" % r,
              "small_tmpfs,copychain,%d,work_seconds,0.25" % r]
 # copychain 1 s each round; cp 2, 1, 4 s: per-round ratios 2, 1, 4 -> 2
 for r, cp in zip((1, 2, 3), (2.0, 1.0, 4.0)):
@@ -25,6 +26,7 @@ for r, cp in zip((1, 2, 3), (2.0, 1.0, 4.0)):
              "copy_tmpfs,copychain,%d,work_seconds,0.5" % r,
              "copy_tmpfs,cp,%d,seconds,%s" % (r, cp),
              "copy_tmpfs,uring_cp,%d,seconds,0.5" % r,
+             "copy_tmpfs,uring_cc,%d,seconds,%s" % (r, (1.3, 0.8, 1.2)[r - 1]),
              "copy_tmpfs,copychain_sync,%d,seconds,2.0" % r,
              "copy_tmpfs,cp_sync,%d,seconds,%s" % (r, cp + 1)]
 # B+tree, one lookup in flight: seconds and a lookup's p50 and p99 (us)
@@ -40,16 +42,20 @@ with tempfile.TemporaryDirectory() as d:
     out = subprocess.run([sys.executable, report, src, d], check=True,
                          capture_output=True, text=True).stdout
     errors = []
-    for want in ["copychain vs cp: 2.00 (1.00..4.00), target >= 1.0: met",
-                 "copychain_sync vs cp_sync: 1.50 (1.00..2.50), target >= 1.0: met",
-                 "copychain_sync vs uring_cp: 0.25 (0.25..0.25)\n",
+    for want in ["copychain vs cp: 2.00 (1.00..4.00; 95% CI 1.00..4.00), target >= 1.0: met",
+                 # median 1.2 above the target, the interval's low end 0.8 below
+                 "copychain vs uring_cc: 1.20 (0.80..1.30; 95% CI 0.80..1.30), target >= 1.0: "
+                 "**not shown** (median above, interval below)",
+                 "copychain_sync vs cp_sync: 1.50 (1.00..2.50; 95% CI 1.00..2.50), target >= 1.0: met",
+                 "copychain_sync vs uring_cp: 0.25 (0.25..0.25; 95% CI 0.25..0.25)\n",
                  "| copychain | 1.000 (1.000..1.000) | 104.9 | 2 | - |",
-                 "bpf/loop steps/s: 3.00 (3.00..3.00), target >= 2: met",
-                 "- bpf vs pread, p50: 2.00 (2.00..2.00), target >= 1.5: met",
-                 "- bpf vs uring, p50: 1.20 (1.20..1.20), target >= 1.5: **missed**",
-                 "- bpf vs uring, p99: 2.00 (2.00..2.00), target >= 1.5: met",
+                 "bpf/loop steps/s: 3.00 (3.00..3.00; 95% CI 3.00..3.00), target >= 2: met",
+                 "- bpf vs pread, p50: 2.00 (2.00..2.00; 95% CI 2.00..2.00), target >= 1.5: met",
+                 "- bpf vs uring, p50: 1.20 (1.20..1.20; 95% CI 1.20..1.20), target >= 1.5: **missed**",
+                 "- bpf vs uring, p99: 2.00 (2.00..2.00; 95% CI 2.00..2.00), target >= 1.5: met",
                  "- uring: a lookup's time p50 12.0 us (12.0..12.0), p99 40.0 us (40.0..40.0)",
                  "- copychain: 6.00 program runs a file",
+                 "- copychain: CPU (user + sys, wait4) 0.002 s (0.002..0.002), 500.0 us a file",
                  "- copychain: 0.250 s (0.250..0.250) of it after loading (its --stats)"]:
         if want not in out:
             errors.append("missing: " + want)
@@ -59,12 +65,12 @@ with tempfile.TemporaryDirectory() as d:
         errors.append("summary cp: %s" % summ.get(("copy_tmpfs", "cp", "seconds")))
     with open(os.path.join(d, "headline.md")) as f:
         head = f.read()
-    for want in ["| 100 MiB copy, tmpfs | copychain | `cp` (coreutils) | 2.00 (1.00..4.00) |",
-                 "| 100 MiB copy, tmpfs | copychain --sync | `cp && sync` | 1.50 (1.00..2.50) |",
+    for want in ["| 100 MiB copy, tmpfs | copychain | `cp` (coreutils) | 2.00 (1.00..4.00; 95% CI 1.00..4.00) |",
+                 "| 100 MiB copy, tmpfs | copychain --sync | `cp && sync` | 1.50 (1.00..2.50; 95% CI 1.00..2.50) |",
                  "| dependent NOP steps | a coroutine, 1 enter a chain | QD1 loop, one enter a step "
-                 "| 3.00 (3.00..3.00) |",
+                 "| 3.00 (3.00..3.00; 95% CI 3.00..3.00) |",
                  "| B+tree lookups, depth 6, 1 in flight, tmpfs | coroutine | `pread` loop, serial "
-                 "| 2.00 (2.00..2.00) |"]:
+                 "| 2.00 (2.00..2.00; 95% CI 2.00..2.00) |"]:
         if want not in head:
             errors.append("headline.md missing: " + want)
     if errors:

@@ -12,13 +12,14 @@
 #               release, or scripts/run-main.sh, first)
 #   --save      also copy the report into bench/results/ (what is
 #               committed)
-#   GUEST_ARGS  bench/guest.sh's: --rounds R (5), --big-mib N (1024),
+#   GUEST_ARGS  bench/guest.sh's: --rounds R (10), --warmup W (1), --seed S
+#               (random, recorded), --big-mib N (1024),
 #               --small N (10000), --tiny N (20000), --steps N (10000),
 #               --lookups N (200000), --scale "1 64 1024 10000 100000",
 #               --cases "step scale copy small tiny cat btree"
 #
 # Environment: IOCORO_BUILD_DIR (default build/), IOCORO_KERNEL_HEADERS,
-# IOCORO_GUEST_TIMEOUT (default 7200 s).
+# IOCORO_GUEST_TIMEOUT (default 14400 s: ~2 h with the defaults).
 # Output in <build dir>-run/bench-all/: bench.csv (every row), table.md,
 # summary.csv, *.png, versions.txt, guest-logs/.
 set -euo pipefail
@@ -87,7 +88,7 @@ mem=$((big_mib * 3 + 2048))
 # the guest's output as it comes, without the CSV dump at its end
 set +e
 "$root/initramfs/run-guest.sh" --kernel "$kernel" --initrd "$img" --disk "$disk" \
-	--append "tsc_early_khz=$khz tsc=reliable" --mem "$mem" --timeout "${IOCORO_GUEST_TIMEOUT:-7200}" --no-leak-check --quiet \
+	--append "tsc_early_khz=$khz tsc=reliable" --mem "$mem" --timeout "${IOCORO_GUEST_TIMEOUT:-14400}" --no-leak-check --quiet \
 	--log-dir "$run/guest-logs" -- "$cmd" | sed -u "/^$marker\$/,/^run-guest: QEMU ended/{/^run-guest: QEMU ended/!d}"
 rc=${PIPESTATUS[0]}
 set -e

@@ -9,7 +9,7 @@ set -u
 csv=$(mktemp "${TMPDIR:-/tmp}/bench-smoke.XXXXXX") || exit 1
 trap 'rm -f "$csv"' EXIT
 khz=$("$2/bench/step/step_bench" --measure-tsc) || exit 1
-"$1" --bin "$2" --khz "$khz" --out "$csv" --rounds 1 --big-mib 1 --small 10 \
+"$1" --bin "$2" --khz "$khz" --out "$csv" --rounds 1 --warmup 0 --big-mib 1 --small 10 \
 	--tiny 10 --lookups 20 --cases "copy small tiny cat btree" || { echo "smoke: guest.sh failed" >&2; exit 1; }
 fail=0
 for row in copy_tmpfs,copychain copy_tmpfs,cp copy_tmpfs,uring_cc \
@@ -30,6 +30,11 @@ for row in copy_tmpfs,copychain small_tmpfs,copychain copy_tmpfs,uring_cp \
 	small_tmpfs,uring_cc tiny_tmpfs,copychain cat_tmpfs,catchain cat_tmpfs,uring_cat; do
 	grep -q "^$row,1,enters,[1-9][0-9]*$" "$csv" ||
 		{ echo "smoke: no enters row for $row" >&2; fail=1; }
+done
+# every timed run has its CPU time (wait4; may be 0 at the tick's resolution)
+for row in small_tmpfs,copychain small_tmpfs,uring_cc cat_tmpfs,cat; do
+	grep -q "^$row,1,cpu_seconds,[0-9][0-9.]*$" "$csv" ||
+		{ echo "smoke: no CPU row for $row" >&2; fail=1; }
 done
 # copychain and catchain count their program runs; copychain times its work
 for row in small_tmpfs,copychain,1,steps tiny_tmpfs,copychain,1,steps \

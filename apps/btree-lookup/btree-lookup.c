@@ -323,7 +323,8 @@ static int run_uring(const struct btree_file *f, struct bt_set *s,
 	u->bufs = node_bufs(inflight);
 	if (!u->bufs)
 		goto out;
-	ret = io_uring_queue_init(inflight, &u->ring, 0);
+	/* the ring setup of the coroutine's, so that only the deciding differs */
+	ret = io_uring_queue_init(inflight, &u->ring, IOCORO_SETUP_FLAGS);
 	if (ret < 0)
 		goto out;
 	window_init(&u->win, inflight);

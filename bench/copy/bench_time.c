@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * bench_time KHZ OUT CMD [ARG]...: run CMD and append its wall time in
- * seconds to the file OUT, timed with rdtsc at KHZ kHz (the host's TSC
- * rate: in a TCG guest of the iocoro kernel CLOCK_MONOTONIC runs on
- * jiffies, which lose time when the host is busy; bench/README.md).
+ * bench_time KHZ OUT CMD [ARG]...: run CMD and append a line to the file
+ * OUT: its wall time in seconds, timed with rdtsc at KHZ kHz (the host's
+ * TSC rate: in a TCG guest of the iocoro kernel CLOCK_MONOTONIC runs on
+ * jiffies, which lose time when the host is busy; bench/README.md), then
+ * its CPU seconds, user plus system, as wait4() reports them: its threads
+ * and its io_uring workers included, sampled at the kernel's tick.
  * Exits with CMD's status (128 + signal if it was killed, 127 if it could
  * not be run).
  */
@@ -12,11 +14,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <x86intrin.h>
 
-static int run(char **argv, int *status)
+static double tv_secs(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+static int run(char **argv, int *status, struct rusage *ru)
 {
 	pid_t pid = fork();
 
@@ -28,7 +37,7 @@ static int run(char **argv, int *status)
 			strerror(errno));
 		_exit(127);
 	}
-	while (waitpid(pid, status, 0) < 0)
+	while (wait4(pid, status, 0, ru) < 0)
 		if (errno != EINTR)
 			return -errno;
 	return 0;
@@ -36,6 +45,7 @@ static int run(char **argv, int *status)
 
 int main(int argc, char **argv)
 {
+	struct rusage ru;
 	uint64_t t0, t1;
 	double khz;
 	int status, ret;
@@ -51,14 +61,16 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	t0 = __rdtsc();
-	ret = run(argv + 3, &status);
+	ret = run(argv + 3, &status, &ru);
 	t1 = __rdtsc();
 	if (ret < 0) {
 		fprintf(stderr, "bench_time: %s: %s\n", argv[3], strerror(-ret));
 		return 127;
 	}
 	out = fopen(argv[2], "a");
-	if (!out || fprintf(out, "%.6f\n", (double)(t1 - t0) / (khz * 1e3)) < 0 ||
+	if (!out ||
+	    fprintf(out, "%.6f %.6f\n", (double)(t1 - t0) / (khz * 1e3),
+		    tv_secs(&ru.ru_utime) + tv_secs(&ru.ru_stime)) < 0 ||
 	    fclose(out)) {
 		fprintf(stderr, "bench_time: %s: %s\n", argv[2], strerror(errno));
 		return 1;

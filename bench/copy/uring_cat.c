@@ -39,6 +39,7 @@
 #include "catchain.h"
 #include "catchain_opts.h"
 #include "cat_write.h"
+#include "peer_ring.h"
 
 /* buffers gathered for one writev(), as catchain's */
 #define CAT_IOV		1024
@@ -423,7 +424,7 @@ static int setup(struct ucat *u)
 	int ret;
 
 	/* one operation in flight per slot: its open, read or close */
-	ret = io_uring_queue_init(u->nr_jobs, &u->ring, 0);
+	ret = peer_queue_init(u->nr_jobs, &u->ring);
 	if (ret < 0)
 		return ret;
 	u->have_ring = 1;

@@ -11,8 +11,9 @@
  * after reaping the CQE of the one before, not by a BPF program in the
  * kernel. A file: OPENAT(SRC), OPENAT(DIR, O_TMPFILE), D lanes of READ
  * and WRITE over interleaved chunks, [FSYNC with --sync], CLOSE(SRC);
- * then, as copychain, fchmod, linkat into place and close. Files are
- * dense regular files here (no holes, no streams: the benchmark's).
+ * then, as copychain, fchmod, linkat into place and close. A file gets
+ * as many lanes as it has chunks, at most D, as copychain plans. Files
+ * are dense regular files here (no holes, no streams: the benchmark's).
  * --stats prints the io_uring_submit_and_wait() calls to stderr.
  */
 #define _GNU_SOURCE
@@ -29,6 +30,7 @@
 #include <unistd.h>
 
 #include "copychain.h"
+#include "peer_ring.h"
 
 /* user_data: the job and who in it (0 the file, k + 1 lane k) */
 #define UD(job, who)	(((uint64_t)(job) << 8) | (who))
@@ -253,6 +255,22 @@ static int file_cqe(struct ucc *u, unsigned int j, int res)
 	return 1;
 }
 
+/*
+ * The lanes a file gets, as copychain plans them: one a chunk of a
+ * regular file, at most --depth, at least one
+ */
+static uint32_t file_depth(const struct ucc *u, const struct stat *st)
+{
+	uint64_t chunks;
+
+	if (!S_ISREG(st->st_mode))
+		return u->depth;
+	chunks = ((uint64_t)st->st_size + u->chunk - 1) / u->chunk;
+	if (chunks >= u->depth)
+		return u->depth;
+	return chunks ? (uint32_t)chunks : 1;
+}
+
 static void start(struct ucc *u, unsigned int j, const char *src,
 		  const char *dst)
 {
@@ -267,9 +285,14 @@ static void start(struct ucc *u, unsigned int j, const char *src,
 	slash = strrchr(jb->dst, '/');
 	snprintf(jb->dir, sizeof(jb->dir), "%.*s",
 		 slash ? (int)(slash - jb->dst) : 1, slash ? jb->dst : ".");
-	jb->mode = stat(src, &st) ? 0644 : st.st_mode;
 	f->chunk = u->chunk;
 	f->depth = u->depth;
+	if (stat(src, &st)) {
+		jb->mode = 0644;
+	} else {
+		jb->mode = st.st_mode;
+		f->depth = file_depth(u, &st);
+	}
 	f->sync = (uint32_t)u->sync;
 	f->nr_ext = 1;
 	f->ext[0].end = CC_TO_EOF;
@@ -364,9 +387,9 @@ int main(int argc, char **argv)
 	u.umask = umask(0);
 	umask(u.umask);
 	/* a file's lanes and its open or close: depth + 1 SQEs a job */
-	ret = io_uring_queue_init(u.nr_jobs * (u.depth + 1), &u.ring, 0);
+	ret = peer_queue_init(u.nr_jobs * (u.depth + 1), &u.ring);
 	if (ret < 0) {
-		fprintf(stderr, "uring_cc: io_uring_queue_init: %s\n", strerror(-ret));
+		fprintf(stderr, "uring_cc: the ring: %s\n", strerror(-ret));
 		return 1;
 	}
 	u.jobs = calloc(u.nr_jobs, sizeof(*u.jobs));

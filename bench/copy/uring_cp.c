@@ -21,6 +21,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "peer_ring.h"
+
 struct slot {
 	char *buf;
 	off_t off;		/* the block's file offset */
@@ -193,7 +195,7 @@ static int setup(struct cp *c)
 	unsigned int i;
 	int ret;
 
-	ret = io_uring_queue_init(c->qd, &c->ring, 0);
+	ret = peer_queue_init(c->qd, &c->ring);
 	if (ret < 0)
 		return ret;
 	c->slots = calloc(c->qd, sizeof(*c->slots));
