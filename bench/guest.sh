@@ -127,19 +127,27 @@ time_run() {
 	row "$cas" "$who" "$round" seconds "$secs"
 	# user + system CPU (wait4(): threads and io_uring workers included)
 	row "$cas" "$who" "$round" cpu_seconds "$cpu"
-	# what a contender's --stats line says of itself: io_uring_enter()
+	# what a contender's --stats lines say of itself: io_uring_enter()
 	# calls; program runs (steps) and, copychain's, the copies' own time
-	# after loading (work_seconds)
+	# after loading (work_seconds) and what loading took (load_seconds,
+	# verify_seconds: its programs verified and loaded, attach_seconds)
+	local enters=''
 	while IFS= read -r line; do
 		[[ $line =~ ^(copychain|catchain):.*\ ([0-9]+)\ steps, ]] &&
 			row "$cas" "$who" "$round" steps "${BASH_REMATCH[2]}"
 		[[ $line =~ ^copychain:.*\ bytes\ in\ ([0-9.]+)\ s\ \( ]] &&
 			row "$cas" "$who" "$round" work_seconds "${BASH_REMATCH[1]}"
+		if [[ $line =~ ^copychain:\ loading\ took\ ([0-9.]+)\ s:.*\ verify\ and\ load\ ([0-9.]+),\ attach\ ([0-9.]+), ]]; then
+			row "$cas" "$who" "$round" load_seconds "${BASH_REMATCH[1]}"
+			row "$cas" "$who" "$round" verify_seconds "${BASH_REMATCH[2]}"
+			row "$cas" "$who" "$round" attach_seconds "${BASH_REMATCH[3]}"
+		fi
+		[ -z "$enters" ] || continue
 		if [[ $line =~ \ ([0-9]+)\ io_uring_enter\ calls ]] ||
 			[[ $line =~ ^uring_c[pc]:\ ([0-9]+)\ io_uring_submit_and_wait\ calls$ ]] ||
 			[[ $line =~ ^uring_cat:\ ([0-9]+)\ io_uring_submit_and_wait\ calls$ ]]; then
-			row "$cas" "$who" "$round" enters "${BASH_REMATCH[1]}"
-			break
+			enters=${BASH_REMATCH[1]}
+			row "$cas" "$who" "$round" enters "$enters"
 		fi
 	done < "$work/out"
 }

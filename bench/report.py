@@ -180,6 +180,13 @@ def per_file_lines(cas, whos, files):
             m = stat(work.values())
             summary.append((cas, w, "work_seconds") + m)
             out.append("- %s: %.3f s (%.3f..%.3f) of it after loading (its --stats)" % ((w,) + m[:3]))
+        load, verify = per_round(cas, w, "load_seconds"), per_round(cas, w, "verify_seconds")
+        if load and verify:
+            ml, mv = stat(load.values()), stat(verify.values())
+            summary.append((cas, w, "load_seconds") + ml)
+            summary.append((cas, w, "verify_seconds") + mv)
+            out.append("- %s: loading %.3f s (%.3f..%.3f), %.3f s of it verifying and loading "
+                       "the programs" % ((w,) + ml[:3] + (mv[0],)))
     return out + [""] if out else []
 
 

@@ -17,6 +17,8 @@ rows = ["case,contender,round,metric,value",
 for r in (1, 2, 3):
     rows += ["small_tmpfs,copychain,%d,seconds,1.0" % r, "small_tmpfs,copychain,%d,steps,24" % r,
              "small_tmpfs,copychain,%d,cpu_seconds,0.002" % r,
+             "small_tmpfs,copychain,%d,load_seconds,0.1" % r,
+             "small_tmpfs,copychain,%d,verify_seconds,0.08" % r,
              "small_tmpfs,copychain,%d,work_seconds,0.25" % r]
 # copychain 1 s each round; cp 2, 1, 4 s: per-round ratios 2, 1, 4 -> 2
 for r, cp in zip((1, 2, 3), (2.0, 1.0, 4.0)):
@@ -55,6 +57,7 @@ with tempfile.TemporaryDirectory() as d:
                  "- bpf vs uring, p99: 2.00 (2.00..2.00; 95% CI 2.00..2.00), target >= 1.5: met",
                  "- uring: a lookup's time p50 12.0 us (12.0..12.0), p99 40.0 us (40.0..40.0)",
                  "- copychain: 6.00 program runs a file",
+                 "- copychain: loading 0.100 s (0.100..0.100), 0.080 s of it verifying and loading the programs",
                  "- copychain: CPU (user + sys, wait4) 0.002 s (0.002..0.002), 500.0 us a file",
                  "- copychain: 0.250 s (0.250..0.250) of it after loading (its --stats)"]:
         if want not in out:

@@ -38,7 +38,8 @@ for row in small_tmpfs,copychain small_tmpfs,uring_cc cat_tmpfs,cat; do
 done
 # copychain and catchain count their program runs; copychain times its work
 for row in small_tmpfs,copychain,1,steps tiny_tmpfs,copychain,1,steps \
-	cat_tmpfs,catchain,1,steps small_tmpfs,copychain,1,work_seconds; do
+	cat_tmpfs,catchain,1,steps small_tmpfs,copychain,1,work_seconds \
+	small_tmpfs,copychain,1,load_seconds small_tmpfs,copychain,1,verify_seconds; do
 	grep -q "^$row,[0-9.]*[1-9][0-9.]*$" "$csv" ||
 		{ echo "smoke: no row $row" >&2; fail=1; }
 done

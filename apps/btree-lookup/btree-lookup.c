@@ -386,7 +386,7 @@ static int coro_load(struct bt_coro *c, const struct btree_file *f)
 	c->skel->rodata->btree_size = f->size;
 	c->skel->rodata->btree_bufs = (uint64_t)(uintptr_t)c->bufs;
 	ret = iocoro_app_load(BT_NAME, &c->co, c->skel->skeleton, c->skel->obj,
-			      c->skel->progs.btree_lookup);
+			      c->skel->progs.btree_lookup, NULL);
 	if (ret < 0)
 		return ret;
 	c->prog = (unsigned int)ret;

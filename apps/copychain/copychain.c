@@ -50,6 +50,12 @@
 _Static_assert(sizeof(struct copychain_file) % 8 == 0, "map stride");
 _Static_assert(sizeof(struct copychain_lane) % 8 == 0, "map stride");
 
+/* what loading the engine took, phase by phase, in seconds (--stats) */
+struct cc_load_times {
+	double ring, open, load, attach, maps;
+	double all;
+};
+
 /* what --stats reports, summed over the copies */
 struct cc_stats {
 	uint64_t files;
@@ -90,6 +96,7 @@ struct cc_engine {
 	int tick;		/* 1: the progress timeout is armed */
 	int progress_shown;
 	double t0;
+	struct cc_load_times load;
 	struct cc_stats stats;
 	struct cc_dirs synced;	/* directories to fsync at the end */
 	char dir_ok[PATH_MAX];	/* the last DST directory found to be one */
@@ -142,10 +149,7 @@ static void drop_tmp(int slot)
 
 static double now(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+	return iocoro_app_now();
 }
 
 /* ---- the engine: one ring, the programs, loaded on first use ---- */
@@ -176,29 +180,42 @@ static int engine_maps(struct cc_engine *e, const struct cc_opts *o)
 	return 0;
 }
 
+/* the ring, the programs and the maps; e->load gets what each took */
 static int engine_load(struct cc_engine *e, const struct cc_opts *o)
 {
+	struct iocoro_app_load_times lt;
+	double t = now(), t1;
 	int ret;
 
 	ret = iocoro_queue_init(o->jobs * 2 + 8, &e->co, 0);
 	if (ret < 0)
 		return ret;
 	e->have_ring = 1;
+	t1 = now();
+	e->load.ring = t1 - t;
 	e->skel = copychain_bpf__open();
 	if (!e->skel)
 		return -errno;
 	bpf_map__set_max_entries(e->skel->maps.cc_files, o->jobs);
 	bpf_map__set_max_entries(e->skel->maps.cc_lanes,
 				 o->jobs * CC_MAX_DEPTH);
+	e->load.open = now() - t1;
 	e->file_prog = iocoro_app_load("copychain", &e->co, e->skel->skeleton,
-				       e->skel->obj, e->skel->progs.copychain);
+				       e->skel->obj, e->skel->progs.copychain,
+				       &lt);
 	if (e->file_prog < 0)
 		return e->file_prog;
+	e->load.load = lt.load;
+	e->load.attach = lt.attach;
 	e->lane_prog = iocoro_prog_index(e->skel->obj,
 					 e->skel->progs.copychain_lane);
-	if (e->file_prog < 0 || e->lane_prog < 0)
-		return e->file_prog < 0 ? e->file_prog : e->lane_prog;
-	return engine_maps(e, o);
+	if (e->lane_prog < 0)
+		return e->lane_prog;
+	t1 = now();
+	ret = engine_maps(e, o);
+	e->load.maps = now() - t1;
+	e->load.all = now() - t;
+	return ret;
 }
 
 /* load once; a failure is reported once */
@@ -917,13 +934,19 @@ static int run(struct cc_engine *e, const struct cc_opts *o,
 	return rc;
 }
 
-static void print_stats(const struct cc_stats *s, double secs)
+static void print_stats(const struct cc_engine *e, double secs)
 {
+	const struct cc_stats *s = &e->stats;
+	const struct cc_load_times *l = &e->load;
+
 	printf("copychain: %" PRIu64 " file%s, %" PRIu64 " bytes in %.3f s (%.1f MB/s), %" PRIu64
 	       " steps, %" PRIu64 " io_uring_enter calls, %" PRIu64 " short writes\n",
 	       s->files, s->files == 1 ? "" : "s", s->bytes, secs,
 	       secs > 0 ? (double)s->bytes / 1e6 / secs : 0.0, s->steps,
 	       s->enters, s->short_writes);
+	if (e->ready > 0)
+		printf("copychain: loading took %.3f s: ring %.3f, open %.3f, verify and load %.3f, attach %.3f, maps %.3f\n",
+		       l->all, l->ring, l->open, l->load, l->attach, l->maps);
 }
 
 int main(int argc, char **argv)
@@ -955,7 +978,7 @@ int main(int argc, char **argv)
 	if (cc_finish_dirs(&o, &plan, &e.synced))
 		rc = 1;
 	if (o.stats)
-		print_stats(&e.stats, e.t0 ? now() - e.t0 : 0.0);
+		print_stats(&e, e.t0 ? now() - e.t0 : 0.0);
 	engine_exit(&e);
 	cc_plan_free(&plan);
 	return rc;

@@ -8,7 +8,7 @@
  *   libbpf_set_print(iocoro_app_libbpf_quiet);
  *   skel = x_bpf__open();  ... set skel->rodata ...
  *   ret = iocoro_app_load("x", &co, skel->skeleton, skel->obj,
- *                         skel->progs.x);        // kind, or -errno
+ *                         skel->progs.x, NULL);  // kind, or -errno
  *   if (ret < 0)
  *           iocoro_app_report_load("x", ret);
  */
@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* for libbpf_set_print(): libbpf's own lines would repeat the tool's */
 static inline int iocoro_app_libbpf_quiet(enum libbpf_print_level level,
@@ -35,29 +36,57 @@ static inline int iocoro_app_libbpf_quiet(enum libbpf_print_level level,
 	return 0;
 }
 
+/* CLOCK_MONOTONIC in seconds */
+static inline double iocoro_app_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* what iocoro_app_load() took, phase by phase, in seconds */
+struct iocoro_app_load_times {
+	double load;	/* maps created, programs verified and loaded */
+	double attach;	/* the steps attached to the ring, a link a kind */
+};
+
 /*
  * Prepare and load the opened skeleton @s (object @obj), attach its
  * steps to @co's ring as coroutine kinds and return the kind of @prog
- * (its index among the object's steps), or -errno.
+ * (its index among the object's steps), or -errno; @t (or NULL) gets
+ * what loading and attaching took.
  * A program the verifier refused gets its log printed, after "@name:".
  */
 static inline int iocoro_app_load(const char *name, struct iocoro *co,
 				  struct bpf_object_skeleton *s,
 				  struct bpf_object *obj,
-				  const struct bpf_program *prog)
+				  const struct bpf_program *prog,
+				  struct iocoro_app_load_times *t)
 {
 	static char log[1 << 20];
 	struct iocoro_load_opts opts = {
 		.sz = sizeof(opts), .log_buf = log, .log_size = sizeof(log),
 	};
+	double t0 = iocoro_app_now(), t1;
 	int ret;
 
-	ret = iocoro_skel_load(co, s, &opts);
+	ret = iocoro_object_prepare(obj, &opts);
+	if (ret >= 0)
+		ret = bpf_object__load_skeleton(s);
 	if (ret < 0) {
 		if (log[0] && (ret == -EACCES || ret == -EINVAL ||
 			       ret == -ENOSPC))
 			fprintf(stderr, "%s: verifier log:\n%s\n", name, log);
 		return ret;
+	}
+	t1 = iocoro_app_now();
+	ret = iocoro_attach_object(co, obj);
+	if (ret < 0)
+		return ret;
+	if (t) {
+		t->load = t1 - t0;
+		t->attach = iocoro_app_now() - t1;
 	}
 	return iocoro_prog_index(obj, prog);
 }

@@ -124,8 +124,13 @@ void run_copychain(struct run *r, ...);
 
 /* copychain's @out has cp's first line of @cp_out, "cp:" read as "copychain:" */
 void check_cp_words(const char *out, const char *cp_out);
-/* --stats' io_uring_enter calls: at least one, far fewer than the steps */
+/*
+ * --stats' io_uring_enter calls: at least one, far fewer than the steps;
+ * and its loading line (check_loading())
+ */
 void check_enters(const struct run *r);
+/* --stats' loading line: each phase >= 0, their sum at most the whole */
+void check_loading(const struct run *r);
 /*
  * copychain --stats of a new file @name of @size bytes, mode @mode, in
  * chunks of @chunk at --depth @depth: same bytes and mode, the steps

@@ -228,6 +228,21 @@ void check_enters(const struct run *r)
 			&enters), 2);
 	CHECK(enters >= 1);
 	CHECK(enters <= 3 + steps / 4);
+	check_loading(r);
+}
+
+/* --stats says what loading took, phase by phase, the phases in its sum */
+void check_loading(const struct run *r)
+{
+	const char *p = strstr(r->out, "copychain: loading took ");
+	double all, ring, open, load, attach, maps;
+
+	CHECK(p);
+	CHECK_EQ(sscanf(p, "copychain: loading took %lf s: ring %lf, open %lf, verify and load %lf, attach %lf, maps %lf",
+			&all, &ring, &open, &load, &attach, &maps), 6);
+	CHECK(ring >= 0 && open >= 0 && load >= 0 && attach >= 0 && maps >= 0);
+	/* printed to the ms: each rounded by at most 0.0005 */
+	CHECK(ring + open + load + attach + maps <= all + 0.003);
 }
 
 /* the tree @a and its copy @b: same names, types, modes, links, bytes */
