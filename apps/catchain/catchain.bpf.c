@@ -6,7 +6,6 @@
  * one before (catchain.h has the picture and the back pressure).
  */
 #include <iocoro/bpf.h>
-#include <linux/fcntl.h>
 
 #include "catchain.h"
 
@@ -69,6 +68,11 @@ static __always_inline int cat_next(iocoro_ctx_t *ctx,
 {
 	struct io_uring_sqe sqe;
 
+	/* the budget runs out: a new coroutine reads on (RESUME) */
+	if (st->steps_max && st->steps >= st->steps_max) {
+		st->step = CAT_RESUME;
+		return iocoro_finish(ctx, CAT_MORE);
+	}
 	if (cat_buf_free(st))
 		return cat_read(ctx, st);
 	__sync_fetch_and_add(&st->waiting, 1);
@@ -103,14 +107,9 @@ IOCORO_COROUTINE(catchain, &cat_states, struct catchain_state)
 {
 	/* the result of the operation the previous step queued */
 	__s32 res = iocoro_ctx_prev_res(ctx);
-	struct io_uring_sqe sqe;
 
 	st->steps++;
 	switch (st->step) {
-	case CAT_START:
-		io_uring_prep_openat(&sqe, AT_FDCWD, (const char *)st->path,
-				     O_RDONLY | O_CLOEXEC, 0);
-		return iocoro_then(ctx, &sqe, &st->step, CAT_OPEN_DONE);
 	case CAT_OPEN_DONE:
 		if (res < 0)
 			return cat_fail(ctx, st, CAT_OP_OPEN, res);
@@ -126,6 +125,8 @@ IOCORO_COROUTINE(catchain, &cat_states, struct catchain_state)
 		if (res < 0)
 			return cat_fail(ctx, st, CAT_OP_CLOSE, res);
 		return iocoro_finish(ctx, st->error);
+	case CAT_RESUME:
+		return cat_next(ctx, st);
 	case CAT_CREDIT_DONE:
 		if (res < 0)
 			return cat_fail(ctx, st, CAT_OP_READ, res);

@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdint.h>
@@ -75,6 +76,7 @@ struct cat_stats {
 	uint64_t steps;
 	uint64_t waits;		/* of the steps, wakes after a buffer wait */
 	uint64_t enters;	/* io_uring_enter() calls made */
+	uint64_t resumes;	/* coroutines that went on with a file */
 };
 
 struct cat_engine {
@@ -137,8 +139,11 @@ static int engine_load(struct cat_engine *e, unsigned int jobs)
 	ret = iocoro_prog_index(e->skel->obj, e->skel->progs.catchain);
 	if (ret < 0)
 		return ret;
+	/* a file's openat carries the step of kind 0 */
+	if (ret != 0)
+		return -EINVAL;
 	e->prog = ret;
-	/* files far longer than the default 4096 steps: chunks + 4 each */
+	/* the RESUME starts: files far longer than the default budget */
 	return iocoro_set_budget(&e->co, IOCORO_MAX_BUDGET);
 }
 
@@ -227,7 +232,9 @@ static int start_file(struct cat_engine *e, struct cat_file *f, int idx,
 	if (!sqe)
 		return -EBUSY;
 	memset(st, 0, sizeof(*st));
-	st->step = CAT_START;
+	st->step = CAT_OPEN_DONE;
+	/* the default budget, less a few for the close and the end */
+	st->steps_max = IOCORO_DEFAULT_BUDGET - 8;
 	st->fd = -1;
 	st->path = (uintptr_t)f->name;
 	st->bufs = (uintptr_t)s->bufs;
@@ -240,7 +247,25 @@ static int start_file(struct cat_engine *e, struct cat_file *f, int idx,
 	s->woken = 0;
 	f->slot = slot;
 	f->state = CAT_F_RUNNING;
-	iocoro_prep_start(sqe, (unsigned int)e->prog, (uint32_t)slot);
+	io_uring_prep_openat(sqe, AT_FDCWD, f->name, O_RDONLY | O_CLOEXEC, 0);
+	iocoro_sqe_set_first(sqe, (uint32_t)slot);
+	return 0;
+}
+
+/*
+ * Slot @slot's coroutine spent its budget with its file open: a new one,
+ * of the largest budget, goes on at RESUME
+ */
+static int resume_file(struct cat_engine *e, uint32_t slot)
+{
+	struct catchain_state *st = &e->states[slot];
+	struct io_uring_sqe *sqe = get_sqe(e);
+
+	if (!sqe)
+		return -EBUSY;
+	st->steps_max = 0;
+	e->stats.resumes++;
+	iocoro_prep_start(sqe, (unsigned int)e->prog, slot);
 	return 0;
 }
 
@@ -327,6 +352,9 @@ static int handle_cqe(struct cat_engine *e, struct cat_file *files,
 		return ret < 0 ? -EIO : 0;	/* a failed operation's CQE */
 	if (done.id >= e->nslots || e->slots[done.id].file < 0)
 		return -EIO;
+	if (done.how == IOCORO_FINISHED && done.res == CAT_MORE &&
+	    e->states[done.id].step == CAT_RESUME)
+		return resume_file(e, done.id);
 	files[e->slots[done.id].file].state = CAT_F_ENDED;
 	/* an operation whose step did not run: the file cannot go on */
 	files[e->slots[done.id].file].res =
@@ -541,9 +569,10 @@ static int run(struct cat_engine *e, struct cat_run *r)
 static void print_stats(const struct cat_stats *s)
 {
 	fprintf(stderr, "catchain: %" PRIu64 " file%s, %" PRIu64 " bytes, %" PRIu64
-		" steps, %" PRIu64 " waits, %" PRIu64 " io_uring_enter calls\n",
+		" steps, %" PRIu64 " waits, %" PRIu64 " io_uring_enter calls, %"
+		PRIu64 " resumes\n",
 		s->files, s->files == 1 ? "" : "s", s->bytes, s->steps, s->waits,
-		s->enters);
+		s->enters, s->resumes);
 }
 
 /* the operands as files; none: stdin */

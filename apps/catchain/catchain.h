@@ -3,7 +3,7 @@
  * catchain: what catchain.c (user space) and catchain.bpf.c (the
  * coroutine) agree on. One coroutine cats one file:
  *
- *   START -> OPENAT(path) -> OPEN_DONE -> READ(buf 0) -> READ_DONE
+ *   OPENAT(path) -> OPEN_DONE -> READ(buf 0) -> READ_DONE
  *   READ_DONE, n > 0: emit a DATA CQE (buffer, n), then
  *                     the next buffer free: READ(next buf) -> READ_DONE
  *                     else: READ(credit eventfd) -> CREDIT_DONE
@@ -12,7 +12,12 @@
  *
  * Every arrow into a *_DONE step is an operation that carries the step
  * (iocoro_then()): the step runs at its completion whatever its result
- * and finds it in iocoro_ctx_prev_res().
+ * and finds it in iocoro_ctx_prev_res(). User space submits the OPENAT
+ * itself, carrying the step (iocoro_sqe_set_first()): the coroutine has
+ * the kernel's default budget, and stops before the read that would
+ * exceed it (state.steps_max), ending with CAT_MORE, the file still
+ * open; user space goes on with an IORING_OP_BPF start of the largest
+ * budget at RESUME, which queues that read.
  * Reads go at the file position (offset -1), as cat's read() does.
  *
  * Buffering and order. Coroutine slot i (a --jobs slot) owns a ring of
@@ -52,12 +57,16 @@
 #include <linux/types.h>
 
 enum catchain_step {
-	CAT_START,	/* queue the openat */
-	CAT_OPEN_DONE,	/* prev_res: the fd, or the open's error */
+	/* 0: none (a state never set) */
+	CAT_OPEN_DONE = 1,	/* prev_res: the fd, or the open's error */
 	CAT_READ_DONE,	/* prev_res: bytes read (0: end of file) or error */
 	CAT_CLOSE_DONE,	/* prev_res: the close's result */
 	CAT_CREDIT_DONE,	/* prev_res: the eventfd read's (a wake) */
+	CAT_RESUME,	/* a new coroutine goes on with the open file */
 };
+
+/* a coroutine's end: its budget is spent, the file not (RESUME it) */
+#define CAT_MORE	1
 
 /* the operation that failed (catchain_state.failed_op) */
 enum catchain_op {
@@ -74,8 +83,9 @@ enum catchain_op {
 #define CAT_NBUFS	8
 
 /* step runs of a file of @chunks data reads that goes well and never
- * waits for a buffer (each wait adds one or more CREDIT_DONE runs) */
-#define CAT_STEPS(chunks) ((__u64)(chunks) + 4)
+ * waits for a buffer (each wait adds one or more CREDIT_DONE runs, each
+ * RESUME one) */
+#define CAT_STEPS(chunks) ((__u64)(chunks) + 3)
 
 /*
  * user_data of the DATA CQEs: CAT_UD_MAGIC in bits 63..48 (not iocoro's
@@ -108,7 +118,7 @@ struct catchain_state {
 	__u32 released;		/* buffers user space has written out */
 	__u32 waiting;		/* nonzero: waiting on credit_fd for released */
 	__u32 waits;		/* of the steps, CREDIT_DONE's (woken) */
-	__u32 pad;
+	__u32 steps_max;	/* nonzero: end with CAT_MORE at this many steps */
 };
 
 #endif /* CATCHAIN_H */
