@@ -352,7 +352,7 @@ struct bt_coro {
 	struct iocoro co;
 	int have_ring;
 	struct btree_bpf *skel;
-	unsigned int prog;
+	const struct btree_file *f;
 	char *bufs;
 	uint32_t inflight;
 	struct bt_window win;
@@ -381,15 +381,16 @@ static int coro_load(struct bt_coro *c, const struct btree_file *f)
 	if (!c->skel)
 		return -errno;
 	c->skel->rodata->btree_fd = f->fd;
-	c->skel->rodata->btree_root = f->h.root;
-	c->skel->rodata->btree_depth = f->h.depth;
 	c->skel->rodata->btree_size = f->size;
 	c->skel->rodata->btree_bufs = (uint64_t)(uintptr_t)c->bufs;
 	ret = iocoro_app_load(BT_NAME, &c->co, c->skel->skeleton, c->skel->obj,
 			      c->skel->progs.btree_lookup, NULL);
 	if (ret < 0)
 		return ret;
-	c->prog = (unsigned int)ret;
+	/* a lookup's first read carries the step of kind 0 */
+	if (ret != 0)
+		return -EINVAL;
+	c->f = f;
 	/* the ring's only registered buffer */
 	_Static_assert(BTREE_BUF_INDEX == 0, "the node buffers' index");
 	return io_uring_register_buffers(&c->co.ring, &iov, 1);
@@ -437,18 +438,36 @@ static int coro_reap(struct bt_coro *c, struct bt_set *s, struct bt_stats *st)
 	return ret;
 }
 
+/*
+ * Start lookup @id of @key: its slot set for a walk from the root, the
+ * root's read submitted carrying the coroutine's first step
+ */
+static void coro_start(struct bt_coro *c, uint32_t id, uint64_t key)
+{
+	struct btree_slot *slot = &c->skel->bss->btree_slots[id];
+	/* one SQE per slot at most, and as many SQEs as slots: never NULL */
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&c->co.ring);
+
+	*slot = (struct btree_slot){
+		.key = key,
+		.off = c->f->h.root,
+		.level = c->f->h.depth - 1,
+		.reads = 1,
+	};
+	io_uring_prep_read_fixed(sqe, c->f->fd,
+				 c->bufs + (size_t)id * BTREE_NODE_SIZE,
+				 BTREE_NODE_SIZE, c->f->h.root, BTREE_BUF_INDEX);
+	iocoro_sqe_set_first(sqe, id);
+}
+
 static int coro_run(struct bt_coro *c, struct bt_set *s, struct bt_stats *st)
 {
-	struct io_uring_sqe *sqe;
 	int id, ret;
 
 	window_init(&c->win, c->inflight);
 	while (c->win.done < s->n) {
-		while ((id = window_take(&c->win, s)) >= 0) {
-			c->skel->bss->btree_slots[id].key = s->r[c->win.owner[id]].key;
-			sqe = io_uring_get_sqe(&c->co.ring);
-			iocoro_prep_start(sqe, c->prog, (uint32_t)id);
-		}
+		while ((id = window_take(&c->win, s)) >= 0)
+			coro_start(c, (uint32_t)id, s->r[c->win.owner[id]].key);
 		ret = enter(&c->co.ring, st);
 		if (ret < 0)
 			return ret;

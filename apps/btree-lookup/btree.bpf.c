@@ -4,8 +4,13 @@
  * decided in the kernel from the node the read before brought in
  * (btree.h has the format, the search and struct btree_slot):
  *
- *   start -> READ_FIXED(root) -> step: search -> READ_FIXED(child) -> step ...
- *                                       leaf -> finish(FOUND / ABSENT)
+ *   READ_FIXED(root) -> step: search -> READ_FIXED(child) -> step ...
+ *                               leaf -> finish(FOUND / ABSENT)
+ *
+ * User space submits the root's read itself, carrying the step
+ * (iocoro_sqe_set_first(): the coroutine of kind 0, the kernel's default
+ * budget, far more than a walk's BTREE_MAX_DEPTH reads), with the slot
+ * set for the walk (key, off = root, level = depth - 1, reads = 1).
  *
  * A step (IOCORO_STEP(), a struct_ops program of struct io_coro_ops
  * attached to the ring as a kind) that does not sleep: the node lands in
@@ -21,8 +26,6 @@
 
 /* set by user space before loading */
 const volatile __s32 btree_fd = -1;
-const volatile __u64 btree_root;
-const volatile __u32 btree_depth;
 const volatile __u64 btree_size;	/* the file size the header implies */
 /* registered buffer BTREE_BUF_INDEX: BTREE_NODE_SIZE per lookup */
 const volatile __u64 btree_bufs;
@@ -140,17 +143,9 @@ IOCORO_STEP(btree_lookup)
 	 */
 	barrier_var(id);
 	s = &btree_slots[id & (BTREE_MAX_INFLIGHT - 1)];
-	if (!iocoro_ctx_has_prev(step)) {
-		/* the start, from user space: a fresh walk from the root */
-		s->steps = 1;
-		s->reads = 0;
-		s->value = 0;
-		s->off = btree_root;
-		s->level = btree_depth - 1;
-		if (btree_depth < 1 || btree_depth > BTREE_MAX_DEPTH)
-			return iocoro_finish(step, -BTREE_ECORRUPT);
-		return read_node(step, s, id);
-	}
+	/* every step judges a read: an IORING_OP_BPF start has none */
+	if (!iocoro_ctx_has_prev(step))
+		return iocoro_finish(step, -EINVAL);
 	s->steps++;
 	return judge(step, s, id, iocoro_ctx_prev_res(step));
 }
