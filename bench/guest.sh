@@ -9,8 +9,8 @@
 # Usage: guest.sh --bin DIR --khz KHZ --out CSV [--rounds R] [--warmup W]
 #                 [--seed S] [--big-mib N]
 #                 [--small N] [--tiny N] [--disk DEV] [--steps N]
-#                 [--scale "1 64 ..."] [--lookups N] [--cases "..."]
-#                 [--tools yes|no|auto]
+#                 [--scale "1 64 ..."] [--lookups N] [--direct-lookups N]
+#                 [--sweep "1 4 ..."] [--cases "..."] [--tools yes|no|auto]
 #
 #   --bin DIR    the build dir (copychain, step_bench, uring_cp, bench_time)
 #   --rounds R   recorded rounds of each case (10); --warmup W rounds before
@@ -18,23 +18,31 @@
 #                CSV's info,order row keeps it)
 #   --khz KHZ    the host's TSC rate: rdtsc is the only honest clock here
 #   --disk DEV   also run the copy cases on an ext4 filesystem on DEV
-#                (mounted here, page cache dropped before every run)
+#                (mounted here, page cache dropped before every run);
+#                --disk-cache MODE: how the host attached it (the CSV's
+#                info,disk row: none, writeback)
 #   --cases "..." the cases to run (default "step scale copy small tiny cat
-#                btree"); small: --small files of 4 KiB, tiny: --tiny files of
-#                1 KiB (20000)
+#                btree sweep"); small: --small files of 4 KiB, tiny: --tiny
+#                files of 1 KiB (20000); sweep: the B+tree lookups and the
+#                small-file copies at each count in flight of --sweep
+#                ("1 4 16 64 256"; copies at most 128 files)
 #   --tools      the peers that are other programs than the build's and
 #                cp/cat: uutils cp (rust-coreutils), rsync, fio. yes: each
 #                must be there (bench/run.sh puts them in the image); auto
 #                (default): the ones missing are left out, said once
 #   --lookups N  btree-lookup's random keys per run (200000: every mode
 #                runs a second or more, so the timer and start-up do not
-#                weigh)
+#                weigh); --direct-lookups N those of the disk's O_DIRECT
+#                cases (5000: each level a device read) and a tenth of
+#                --lookups at each point of the sweep
 set -euo pipefail
 
-bin='' khz='' out='' disk=''
+bin='' khz='' out='' disk='' disk_cache=''
 rounds=10 warmup=1 seed='' big_mib=1024 small=10000 tiny=20000 steps=10000 lookups=200000
+direct_lookups=5000
 scale="1 64 1024 10000 100000"
-cases="step scale copy small tiny cat btree"
+sweep="1 4 16 64 256"
+cases="step scale copy small tiny cat btree sweep"
 tools=auto
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -49,10 +57,13 @@ while [ $# -gt 0 ]; do
 	--tiny) tiny=$2 ;;
 	--tools) tools=$2 ;;
 	--disk) disk=$2 ;;
+	--disk-cache) disk_cache=$2 ;;
 	--steps) steps=$2 ;;
 	--scale) scale=$2 ;;
 	--cases) cases=$2 ;;
 	--lookups) lookups=$2 ;;
+	--direct-lookups) direct_lookups=$2 ;;
+	--sweep) sweep=$2 ;;
 	*) echo "guest.sh: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -137,6 +148,10 @@ time_run() {
 			row "$cas" "$who" "$round" steps "${BASH_REMATCH[2]}"
 		[[ $line =~ ^copychain:.*\ bytes\ in\ ([0-9.]+)\ s\ \( ]] &&
 			row "$cas" "$who" "$round" work_seconds "${BASH_REMATCH[1]}"
+		# the files in flight, time-weighted (each from its start's
+		# submit to its end, as its decider sees the end)
+		[[ $line =~ ^(copychain|uring_cc):\ mean\ ([0-9.]+)\ files\ in\ flight ]] &&
+			row "$cas" "$who" "$round" inflight_mean "${BASH_REMATCH[2]}"
 		if [[ $line =~ ^copychain:\ loading\ took\ ([0-9.]+)\ s:.*\ verify\ and\ load\ ([0-9.]+),\ attach\ ([0-9.]+), ]]; then
 			row "$cas" "$who" "$round" load_seconds "${BASH_REMATCH[1]}"
 			row "$cas" "$who" "$round" verify_seconds "${BASH_REMATCH[2]}"
@@ -292,9 +307,11 @@ cat_case() {
 # lookups in flight (case btree_*_dD) and with one (btree_*_dD_q1: the
 # coroutine and the io_uring loop at --inflight 1); the time is the
 # lookups' own (btree-lookup --stats), without loading, and each run's
-# median and 99th-percentile lookup time
+# median and 99th-percentile lookup time. On the disk (DIRECT=1) the
+# depth-6 tree is also read with O_DIRECT (btree_disk_d6_direct*,
+# --direct-lookups keys): every level a read of the device.
 bt_case() {
-	local cas=$1 dir=$2 drop=$3 spec depth keys f q sub
+	local cas=$1 dir=$2 drop=$3 direct=${4:-0} spec depth keys f q sub
 	for spec in "3 500" "6 40000"; do
 		read -r depth keys <<< "$spec"
 		f=$dir/tree$depth
@@ -303,19 +320,33 @@ bt_case() {
 			sub=${cas}_d$depth
 			[ "$q" = 256 ] || sub=${sub}_q$q
 			say "$sub: depth $depth ($keys keys), $q in flight, $lookups lookups, $rounds rounds"
-			bt_rounds "$sub" "$f" "$drop" "$q"
-			row "$sub" all "" lookups "$lookups"
-			row "$sub" all "" inflight "$q"
+			bt_rounds "$sub" "$f" "$drop" "$q" "$lookups" bpf pread uring
+			if [ "$direct" = 1 ] && [ "$depth" = 6 ]; then
+				sub=${cas}_d${depth}_direct
+				[ "$q" = 256 ] || sub=${sub}_q$q
+				say "$sub: O_DIRECT, $q in flight, $direct_lookups lookups, $rounds rounds"
+				bt_rounds "$sub" "$f" "$drop" "$q" "$direct_lookups" bpf pread uring --direct
+			fi
 		done
 		rm -f "$f"
 	done
 }
 
-# bt_rounds CASE TREE DROP INFLIGHT: the rounds of one B+tree case
+# bt_rounds CASE TREE DROP INFLIGHT LOOKUPS MODE... [--direct]: the rounds
+# of one B+tree case, the modes (bpf, pread, uring) in a random order
 bt_rounds() {
-	local cas=$1 f=$2 drop=$3 q=$4 r who line
+	local cas=$1 f=$2 drop=$3 q=$4 n=$5 r who line extra=() modes=()
+	shift 5
+	for who in "$@"; do
+		case $who in
+		--*) extra+=("$who") ;;
+		*) modes+=("$who") ;;
+		esac
+	done
+	row "$cas" all "" lookups "$n"
+	row "$cas" all "" inflight "$q"
 	for r in $(round_ids); do
-		order bpf pread uring
+		order "${modes[@]}"
 		for who in "${ORDER[@]}"; do
 			local mode=()
 			[ "$who" = bpf ] || mode=("--$who")
@@ -323,7 +354,7 @@ bt_rounds() {
 				sync
 				echo 3 > /proc/sys/vm/drop_caches
 			fi
-			"$bt" lookup "${mode[@]}" --inflight "$q" --stats --random "$lookups" \
+			"$bt" lookup "${mode[@]}" "${extra[@]}" --inflight "$q" --stats --random "$n" \
 				--seed "${r#w}" "$f" > "$work/bt.$who" 2> "$work/bt.err" ||
 				{ echo "bench: $cas: $who failed:" >&2; cat "$work/bt.err" >&2; exit 1; }
 			line=$(grep ' lookups/s$' "$work/bt.err")
@@ -334,11 +365,48 @@ bt_rounds() {
 			row "$cas" "$who" "$r" p50_us "${BASH_REMATCH[3]}"
 			row "$cas" "$who" "$r" p99_us "${BASH_REMATCH[4]}"
 		done
-		if ! cmp "$work/bt.bpf" "$work/bt.pread" || ! cmp "$work/bt.bpf" "$work/bt.uring"; then
-			echo "bench: $cas: the modes' answers differ" >&2
-			exit 1
-		fi
+		for who in "${modes[@]:1}"; do
+			cmp -s "$work/bt.${modes[0]}" "$work/bt.$who" ||
+				{ echo "bench: $cas: $who's answers differ from ${modes[0]}'s" >&2; exit 1; }
+		done
 	done
+}
+
+# the curves: at each count in flight of --sweep, the depth-6 B+tree's
+# lookups (coroutine and io_uring loop; case sweep_btree_qQ) and the
+# small-file copies (copychain and the io_uring copier at --jobs Q, at most
+# 128; sweep_small_qQ, --small / 2 files of 4 KiB), on tmpfs
+sweep_case() {
+	local dir=$1 f=$1/tree6 q r who n=$((small / 2)) jobs
+	"$bt" build --seed 42 --fanout 8 "$f" 40000 > /dev/null
+	for q in $sweep; do
+		say "sweep_btree_q$q: depth 6, $q in flight, $((lookups / 10)) lookups, $rounds rounds"
+		bt_rounds "sweep_btree_q$q" "$f" 0 "$q" "$((lookups / 10))" bpf uring
+	done
+	rm -f "$f"
+	mkdir -p "$dir/sweep.src"
+	head -c $((n * 4096)) /dev/urandom | split -b 4096 -a 5 -d - "$dir/sweep.src/f"
+	for q in $sweep; do
+		jobs=$((q > 128 ? 128 : q))
+		say "sweep_small_q$jobs: $n files of 4 KiB, $jobs in flight, $rounds rounds"
+		row "sweep_small_q$jobs" all "" files "$n"
+		row "sweep_small_q$jobs" all "" inflight "$jobs"
+		for r in $(round_ids); do
+			order copychain uring_cc
+			for who in "${ORDER[@]}"; do
+				rm -rf "$dir/sweep.dst"
+				mkdir "$dir/sweep.dst"
+				case $who in
+				copychain) time_run "sweep_small_q$jobs" "$who" "$r" 0 "$cc" --jobs "$jobs" --stats "$dir"/sweep.src/* "$dir/sweep.dst" ;;
+				uring_cc) time_run "sweep_small_q$jobs" "$who" "$r" 0 "$ucc" --jobs "$jobs" --stats "$dir"/sweep.src/* "$dir/sweep.dst" ;;
+				esac
+				diff -r "$dir/sweep.src" "$dir/sweep.dst" > /dev/null ||
+					{ echo "bench: sweep_small_q$jobs: $who's copies differ" >&2; exit 1; }
+			done
+		done
+		[ "$jobs" != 128 ] || break
+	done
+	rm -rf "$dir/sweep.src" "$dir/sweep.dst"
 }
 
 # step_bench's rows as they are (case step, and its memory case)
@@ -369,6 +437,7 @@ row info timer "" tsc_khz "$khz"
 row info rounds "" rounds "$rounds"
 row info rounds "" warmup "$warmup"
 row info order "" seed "$seed"
+[ -z "$disk_cache" ] || row info disk "" cache "$disk_cache"
 want() { case " $cases " in *" $1 "*) return 0 ;; esac; return 1; }
 if [ -n "$disk" ]; then
 	mkdir -p /mnt/bench
@@ -381,12 +450,13 @@ fi
 ! want tiny || small_case tiny_tmpfs "$work" 0 "$tiny" 1024
 ! want cat || cat_case cat_tmpfs "$work" 0
 ! want btree || bt_case btree_tmpfs "$work" 0
+! want sweep || sweep_case "$work"
 if [ -n "$disk" ]; then
 	! want copy || big_case copy_disk /mnt/bench 1
 	! want small || small_case small_disk /mnt/bench 1 "$small" 4096
 	! want tiny || small_case tiny_disk /mnt/bench 1 "$tiny" 1024
 	! want cat || cat_case cat_disk /mnt/bench 1
-	! want btree || bt_case btree_disk /mnt/bench 1
+	! want btree || bt_case btree_disk /mnt/bench 1 1
 	umount /mnt/bench
 fi
 say "done: $(wc -l < "$out") rows in $out"

@@ -95,6 +95,12 @@ if info:
               "Times under TCG are not hardware times: read the ratios." % (
                   info.get("kernel.release", "?"), info.get("timer.tsc_khz", "?"),
                   info.get("rounds.rounds", "?"), order), ""]
+    if "disk.cache" in info:
+        lines += ["The disk cases run on ext4 on a virtio disk QEMU attached with cache=%s%s." % (
+            info["disk.cache"], ": O_DIRECT on the host, so a read the guest's page cache "
+            "misses reaches the host's disk" if info["disk.cache"] == "none" else
+            ": the host's page cache keeps the image, so \"page cache dropped\" reads "
+            "come from host RAM"), ""]
 
 # ---- case 1: decision latency (step_bench)
 step_who = ["bpf", "loop", "link"]
@@ -161,6 +167,10 @@ timed_cases = [
      "page cache dropped", "bpf", [("pread", None), ("uring", None)]),
     ("btree_disk_d6_q1", "4. Dependent reads, depth 6, 1 in flight, ext4 on a virtio disk, "
      "page cache dropped", "bpf", [("pread", 1.5), ("uring", 1.5)]),
+    ("btree_disk_d6_direct", "4. Dependent reads, depth 6, 256 in flight, ext4 on a virtio disk, "
+     "O_DIRECT", "bpf", [("pread", None), ("uring", 1.2)]),
+    ("btree_disk_d6_direct_q1", "4. Dependent reads, depth 6, 1 in flight, ext4 on a virtio disk, "
+     "O_DIRECT", "bpf", [("pread", 1.5), ("uring", 1.5)]),
 ]
 
 
@@ -175,6 +185,12 @@ def per_file_lines(cas, whos, files):
             summary.append((cas, w, "cpu_seconds") + m)
             out.append("- %s: CPU (user + sys, wait4) %.3f s (%.3f..%.3f)%s" % (
                 (w,) + m[:3] + ((", %.1f us a file" % (m[0] / files * 1e6)) if files else "",)))
+        inflight = per_round(cas, w, "inflight_mean")
+        if inflight:
+            m = stat(inflight.values())
+            summary.append((cas, w, "inflight_mean") + m)
+            out.append("- %s: %.1f files in flight on average (%.1f..%.1f; each from its start's "
+                       "submit to its end as its decider sees it)" % ((w,) + m[:3]))
         if steps and files:
             m = stat(v / files for v in steps.values())
             summary.append((cas, w, "steps_per_file") + m)
@@ -284,6 +300,46 @@ if scale:
             summary.append(("scale", w, "slab_bytes_per_one_M%d" % m, kb * 1024 / m, kb * 1024 / m, kb * 1024 / m, 1))
     lines.append("")
 
+# ---- case 6: the curves over the count in flight (sweep_btree_qQ,
+# sweep_small_qQ): each side's rate at each count, and the ratio
+sweeps = [("sweep_btree", "B+tree lookups, depth 6, tmpfs", "lookups", "bpf", "uring"),
+          ("sweep_small", "small files copied (4 KiB), tmpfs", "files", "copychain", "uring_cc")]
+curves = []
+for pre, title, unit, main, peer in sweeps:
+    qs = sorted({int(c[len(pre) + 2:]) for (c, w, m) in rows
+                 if c.startswith(pre + "_q") and c[len(pre) + 2:].isdigit()})
+    if not qs:
+        continue
+    if not any(l.startswith("## 6.") for l in lines):
+        lines += ["## 6. Concurrency: the same work at 1 to 256 in flight", "",
+                  "Each count in flight is a case of its own (every round both sides, in a "
+                  "random order). The io_uring peers keep that many in flight and decide in "
+                  "user space.", ""]
+    lines += ["### %s" % title, "",
+              "| in flight | %s %s/s median (min..max) | %s %s/s median (min..max) | %s's speed vs %s |" % (
+                  main, unit, peer, unit, main, peer),
+              "| --- | --- | --- | --- |"]
+    pts = []
+    for q in qs:
+        cas = "%s_q%d" % (pre, q)
+        n = rows.get((cas, "all", unit), {}).get("")
+        cells, pt = [], [q]
+        for w in (main, peer):
+            t = per_round(cas, w, "seconds")
+            if not t or not n:
+                cells.append("-")
+                pt += [0, 0, 0]
+                continue
+            m = stat(n / v for v in t.values() if v > 0)
+            summary.append((cas, w, unit + "_per_s") + m)
+            cells.append("%.0f (%.0f..%.0f)" % m[:3])
+            pt += list(m[:3])
+        r = ratio(cas, main, peer)
+        lines.append("| %d | %s | %s | %s |" % (q, cells[0], cells[1], fmt_ratio(r)))
+        pts.append(pt)
+    lines.append("")
+    curves.append((pre, title, unit, main, peer, pts))
+
 if versions and os.path.exists(versions):
     lines += ["## Versions", "", "```"] + open(versions).read().rstrip().split("\n") + ["```", ""]
 
@@ -323,9 +379,10 @@ def short_case(cas):
     if cas.startswith("cat_") and files:
         return "%s files x 4 KiB read, %s" % (format(int(files), ","), where)
     if cas.startswith("btree_"):
-        m = re.match(r"btree_[a-z]+_d(\d+)(?:_q(\d+))?$", cas)
+        m = re.match(r"btree_[a-z]+_d(\d+)(_direct)?(?:_q(\d+))?$", cas)
         if m:
-            return "B+tree lookups, depth %s, %s in flight, %s" % (m.group(1), m.group(2) or "256", where)
+            return "B+tree lookups, depth %s, %s in flight, %s" % (
+                m.group(1), m.group(3) or "256", "ext4, O_DIRECT" if m.group(2) else where)
     return cas
 
 
@@ -360,9 +417,9 @@ for cas, title, chart in charts:
     with open(dat, "w") as f:
         for i, (w, med, lo, hi) in enumerate(chart):
             f.write("%d %s %g %g %g\n" % (i, w, med, lo, hi))
-    script = """set terminal pngcairo size 800,420 noenhanced
+    script = """set terminal pngcairo size 1000,460 noenhanced
 set output '%s'
-set title '%s (lower is better; bars: median, whiskers: min..max)'
+set title "%s\\n(lower is better; bars: median, whiskers: min..max)"
 set ylabel 'seconds (QEMU TCG)'
 set style fill solid 0.6
 set boxwidth 0.6
@@ -374,6 +431,28 @@ plot '%s' using 1:3:xtic(2) with boxes notitle, '' using 1:3:4:5 with yerrorbars
         subprocess.run(["gnuplot"], input=script, text=True, check=True)
     except (OSError, subprocess.CalledProcessError) as e:
         print("report.py: no chart for %s: %s" % (cas, e), file=sys.stderr)
+    os.unlink(dat)
+
+# ---- curves: rate against the count in flight, both sides, log x
+for pre, title, unit, main, peer, pts in curves:
+    dat = os.path.join(outdir, pre + ".dat")
+    with open(dat, "w") as f:
+        for p in pts:
+            f.write("%d %g %g %g %g %g %g\n" % tuple(p))
+    script = """set terminal pngcairo size 1000,460 noenhanced
+set output '%s'
+set title "%s\\n(higher is better; points: median, whiskers: min..max)"
+set xlabel 'in flight'
+set ylabel '%s/s (QEMU TCG)'
+set logscale x 2
+set yrange [0:*]
+set key top left
+plot '%s' using 1:2:3:4 with yerrorlines title '%s', '' using 1:5:6:7 with yerrorlines title '%s'
+""" % (os.path.join(outdir, pre + ".png"), title, unit, dat, main, peer)
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print("report.py: no chart for %s: %s" % (pre, e), file=sys.stderr)
     os.unlink(dat)
 
 print("\n".join(lines))

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # All benchmarks in one guest run (issue 12): boot the release kernel with
-# a virtio disk (ext4, made here), run bench/guest.sh there (every case,
+# a virtio disk (ext4, made here, on an image file QEMU opens with
+# cache=none: O_DIRECT, so the guest's reads after its drop_caches reach
+# the host's disk, not the host's page cache), run bench/guest.sh there (every case,
 # the contenders alternating, each repeated), bring its CSV back and turn
 # it into the report: a table of ratios, a CSV summary, PNG charts.
 #
@@ -15,8 +17,9 @@
 #   GUEST_ARGS  bench/guest.sh's: --rounds R (10), --warmup W (1), --seed S
 #               (random, recorded), --big-mib N (1024),
 #               --small N (10000), --tiny N (20000), --steps N (10000),
-#               --lookups N (200000), --scale "1 64 1024 10000 100000",
-#               --cases "step scale copy small tiny cat btree"
+#               --lookups N (200000), --direct-lookups N (5000),
+#               --scale "1 64 1024 10000 100000", --sweep "1 4 16 64 256",
+#               --cases "step scale copy small tiny cat btree sweep"
 #
 # Environment: IOCORO_BUILD_DIR (default build/), IOCORO_KERNEL_HEADERS,
 # IOCORO_GUEST_TIMEOUT (default 14400 s: ~2 h with the defaults).
@@ -81,14 +84,14 @@ done
 IOCORO_EXTRA_INSTALL=$tools IOCORO_CTEST=0 "$root/initramfs/build-initramfs.sh" "$build" "$img"
 
 marker='----- bench.csv -----'
-cmd="$(printf '%q ' "$build/bench/guest.sh" --bin "$build" --khz "$khz" --out /tmp/bench.csv --disk /dev/vda --tools yes "$@"); rc=\$?; echo '$marker'; cat /tmp/bench.csv; exit \$rc"
+cmd="$(printf '%q ' "$build/bench/guest.sh" --bin "$build" --khz "$khz" --out /tmp/bench.csv --disk /dev/vda --disk-cache none --tools yes "$@"); rc=\$?; echo '$marker'; cat /tmp/bench.csv; exit \$rc"
 mem=$((big_mib * 3 + 2048))
 [ "$mem" -ge 4096 ] || mem=4096
 
 # the guest's output as it comes, without the CSV dump at its end
 set +e
 "$root/initramfs/run-guest.sh" --kernel "$kernel" --initrd "$img" --disk "$disk" \
-	--append "tsc_early_khz=$khz tsc=reliable" --mem "$mem" --timeout "${IOCORO_GUEST_TIMEOUT:-14400}" --no-leak-check --quiet \
+	--disk-cache none --append "tsc_early_khz=$khz tsc=reliable" --mem "$mem" --timeout "${IOCORO_GUEST_TIMEOUT:-14400}" --no-leak-check --quiet \
 	--log-dir "$run/guest-logs" -- "$cmd" | sed -u "/^$marker\$/,/^run-guest: QEMU ended/{/^run-guest: QEMU ended/!d}"
 rc=${PIPESTATUS[0]}
 set -e
@@ -104,6 +107,7 @@ sed "1,/^$marker\$/d" "$out" > "$run/bench.csv"
 		echo "$p: $(dpkg-query -W -f='${Version}' "$p" 2>/dev/null || echo none)"
 	done
 	echo "host: $(nproc) cpus, $(awk '/MemTotal/ {print int($2 / 1048576) " GiB"}' /proc/meminfo), TSC $khz kHz"
+	echo "disk: a raw image attached cache=none (O_DIRECT), on $(df -T "$run" | awk 'NR == 2 {print $2 " on " $1}')"
 	echo "iocoro: $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)"
 } > "$run/versions.txt"
 python3 "$root/bench/report.py" "$run/bench.csv" "$run" "$run/versions.txt"

@@ -5,7 +5,8 @@
 # Usage:
 #   initramfs/run-guest.sh --kernel BZIMAGE --initrd IMG [--timeout SECONDS]
 #       [--log-dir DIR] [--mem MiB] [--smp N] [--kvm] [--append ARGS]
-#       [--dracut-init] [--no-leak-check] [--quiet] [--disk IMG] -- CMD...
+#       [--dracut-init] [--no-leak-check] [--quiet] [--disk IMG]
+#       [--disk-cache MODE] [--icount] -- CMD...
 #
 # --append ARGS     extra kernel command-line arguments.
 # --dracut-init     boot through dracut's /init and its cmdline hook instead
@@ -20,6 +21,16 @@
 # --disk IMG        attach IMG (a raw disk image) as a virtio block device,
 #                   /dev/vda in the guest (a kernel with CONFIG_VIRTIO_BLK:
 #                   the release flavour); the guest mounts nothing itself.
+# --disk-cache MODE QEMU's cache mode for --disk: writeback (default: the
+#                   image's pages stay in the host's page cache, so a read
+#                   after the guest's drop_caches comes from host RAM) or
+#                   none (O_DIRECT on the image: every read reaches the
+#                   host's disk).
+# --icount          count instructions: -icount shift=0,sleep=off, so the
+#                   guest's clock (boot it with tsc_early_khz=1000000
+#                   tsc=reliable) advances 1 ns per instruction the guest
+#                   runs, idle excepted; one CPU (--smp 1: icount is
+#                   single-threaded TCG).
 # --kvm             use KVM instead of TCG (on the iocoro build machines a
 #                   KVM guest hangs at boot: TCG is the default on purpose).
 #
@@ -54,10 +65,7 @@
 # "... kernel log has 'WARNING: ...' in test chain_nop_chain (exit 0; ...)".
 # The verdict is preset to failure and only turns green on positive evidence.
 #
-# IOCORO_QEMU_ARGS adds QEMU options (words split on spaces), for instance
-# "-icount shift=0": instruction counting, the guest's clocks and TSC
-# driven by the instructions it runs, so that the same work times the same
-# from run to run (bench/README.md).
+# IOCORO_QEMU_ARGS adds QEMU options (words split on spaces).
 # QEMU options have commas inside array elements on purpose
 # shellcheck disable=SC2054
 set -euo pipefail
@@ -90,6 +98,8 @@ rdinit=/iocoro-init
 leakcheck=1
 quiet=0
 disk=
+disk_cache=writeback
+icount=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) [ $# -ge 2 ] || usage "--kernel needs a path"; kernel=$2; shift 2 ;;
@@ -104,6 +114,8 @@ while [ $# -gt 0 ]; do
 	--no-leak-check) leakcheck=0; shift ;;
 	--quiet) quiet=1; shift ;;
 	--disk) [ $# -ge 2 ] || usage "--disk needs an image"; disk=$2; shift 2 ;;
+	--disk-cache) [ $# -ge 2 ] || usage "--disk-cache needs a mode"; disk_cache=$2; shift 2 ;;
+	--icount) icount=1; shift ;;
 	--) shift; break ;;
 	-h | --help) usage "help" ;;
 	*) usage "unknown argument '$1' (the guest command goes after --)" ;;
@@ -115,6 +127,11 @@ done
 [ -n "$initrd" ] || usage "--initrd IMG is required"
 [ -f "$kernel" ] || die "kernel image '$kernel' not found (build it: kernel/build.sh debug)"
 [ -z "$disk" ] || [ -f "$disk" ] || die "disk image '$disk' not found"
+case "$disk_cache" in
+writeback | none) ;;
+*) die "--disk-cache must be writeback or none, got '$disk_cache'" ;;
+esac
+[ "$icount" = 0 ] || [ "$smp" = 1 ] || die "--icount needs --smp 1"
 [ -f "$initrd" ] || die "initramfs '$initrd' not found (build it: initramfs/build-initramfs.sh BUILD_DIR OUT.img)"
 for v in timeout_s mem smp; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "--${v%_s} must be a positive integer, got '${!v}'"
@@ -171,6 +188,7 @@ if [ "$kvm" = 1 ]; then
 else
 	accel=(-accel tcg)
 fi
+[ "$icount" = 0 ] || accel+=(-icount shift=0,sleep=off)
 
 if [ "$quiet" = 1 ]; then
 	conchar=(-chardev "file,id=con,path=$console")
@@ -195,7 +213,7 @@ qemu=(
 	-chardev "file,id=out,path=$output"
 	-device virtserialport,bus=vser.0,chardev=out,name=iocoro.output
 )
-[ -z "$disk" ] || qemu+=(-drive "file=$disk,format=raw,if=virtio,cache=writeback")
+[ -z "$disk" ] || qemu+=(-drive "file=$disk,format=raw,if=virtio,cache=$disk_cache")
 # shellcheck disable=SC2206 # words on purpose: extra QEMU options
 [ -z "${IOCORO_QEMU_ARGS-}" ] || qemu+=(${IOCORO_QEMU_ARGS})
 

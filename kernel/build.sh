@@ -6,14 +6,14 @@
 #
 #   stock:   the debug flavour's config on the tarball without the series:
 #            the kernel the regression stage compares ours with
-#            (tests/regress/, scripts/test.sh). Its tree is src-stock/, a
+#            (tests/liburing/regress.sh, scripts/test.sh). Its tree is src-stock/, a
 #            git worktree of src/ at "base".
 #   headers: only apply the series and export the uapi headers
 #            (make headers_install, a few seconds): what user space and
 #            .bpf.c files compile against.
 #
-# Everything lives under $IOCORO_CACHE (default /var/cache/iocoro/kernel),
-# never in the repository:
+# Everything lives under $IOCORO_CACHE/kernel ($IOCORO_CACHE defaults to
+# /var/cache/iocoro), never in the repository:
 #   src/             the unpacked tree, a git repository: "base" is the tarball,
 #                    the series is applied on top with git am
 #   obj-<flavour>/   O= build directory; bzImage, usr-headers/, .config

@@ -3,6 +3,7 @@
  * Building, opening and walking btree-lookup's tree files (btree.h,
  * btree-file.h).
  */
+#define _GNU_SOURCE /* O_DIRECT */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -197,6 +198,17 @@ fail:
 	close(f->fd);
 	f->fd = -1;
 	return ret;
+}
+
+int btree_reopen_direct(const char *path, struct btree_file *f)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_DIRECT);
+
+	if (fd < 0)
+		return -errno;
+	close(f->fd);
+	f->fd = fd;
+	return 0;
 }
 
 void btree_close(struct btree_file *f)

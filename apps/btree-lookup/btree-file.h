@@ -72,6 +72,13 @@ int btree_header_check(const struct btree_header *h, long got,
  * -EUCLEAN with *@why (enum btree_header_error) set.
  */
 int btree_open(const char *path, struct btree_file *f, int *why);
+
+/*
+ * Read @f's nodes with O_DIRECT from now on (@f opened from @path): 0, or
+ * -errno of open (-EINVAL: the file system has no O_DIRECT). Nodes are
+ * BTREE_NODE_SIZE at multiples of it, so a page-aligned buffer will do.
+ */
+int btree_reopen_direct(const char *path, struct btree_file *f);
 void btree_close(struct btree_file *f);
 
 /* start @w at the root of @f */

@@ -5,7 +5,7 @@
  *
  *   btree-lookup build [--seed S] [--fanout F] FILE N
  *   btree-lookup lookup [--pread | --uring] [--stats] [--inflight Q]
- *                       [--random N [--seed S]] FILE [KEY...]
+ *                       [--direct] [--random N [--seed S]] FILE [KEY...]
  *
  * By default each lookup is one coroutine of btree.bpf.c: the kernel
  * reads the root into a registered buffer, the program binary-searches it
@@ -17,6 +17,8 @@
  * user-space io_uring loop (submit the reads of all lookups in flight,
  * reap, judge, queue the next level); all three judge nodes with the same
  * binary search (btree.h: btree_step(), and its pieces in the program).
+ * --direct reads the nodes with O_DIRECT, in every mode: each level is a
+ * read of the device, not of the page cache.
  *
  * Output, in input order: "KEY VALUE" or "KEY not found". A corrupt node
  * or a failed read is one line on stderr naming the file, the node's
@@ -54,6 +56,7 @@ enum bt_mode { BT_BPF, BT_PREAD, BT_URING };
 struct bt_opts {
 	enum bt_mode mode;
 	int stats;
+	int direct;
 	uint32_t inflight;
 	uint32_t fanout;
 	int have_seed;
@@ -99,7 +102,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: " BT_NAME " build [--seed S] [--fanout F] FILE N\n"
 		"  or:  " BT_NAME " lookup [--pread|--uring] [--stats] [--inflight Q]\n"
-		"                    [--random N [--seed S]] FILE [KEY...]\n"
+		"                    [--direct] [--random N [--seed S]] FILE [KEY...]\n"
 		"Build a B+tree file of N 64-bit keys in 4 KiB nodes, or look keys up in\n"
 		"one: by default each lookup is an in-kernel io_uring coroutine that reads\n"
 		"a node, picks the child and reads it, down to the leaf.\n"
@@ -111,6 +114,7 @@ static void usage(FILE *f)
 		"  --pread        look up with a pread() loop in user space\n"
 		"  --uring        look up with a user-space io_uring loop\n"
 		"  --inflight Q   lookups in flight at once (1..1024, default 256)\n"
+		"  --direct       read the nodes with O_DIRECT (not from the page cache)\n"
 		"  --random N     N random keys, half of them in the tree\n"
 		"  --stats        print lookups, reads, steps, io_uring_enter calls,\n"
 		"                 a lookup's median and 99th-percentile time and\n"
@@ -670,6 +674,15 @@ static int cmd_lookup(const struct bt_opts *o, const char *path, char **keys,
 		fprintf(stderr, BT_NAME ": %s: %s\n", path, strerror(-ret));
 		return 1;
 	}
+	if (o->direct) {
+		ret = btree_reopen_direct(path, &f);
+		if (ret < 0) {
+			fprintf(stderr, BT_NAME ": %s: O_DIRECT: %s\n", path,
+				strerror(-ret));
+			btree_close(&f);
+			return 1;
+		}
+	}
 	ret = collect_keys(o, &f, keys, nkeys, &s);
 	if (ret > 0)		/* bad usage, reported */
 		goto out;
@@ -740,7 +753,7 @@ static int cmd_build(const struct bt_opts *o, const char *path,
 /* ---- arguments ---- */
 
 enum { OPT_SEED = 256, OPT_FANOUT, OPT_PREAD, OPT_URING, OPT_STATS,
-       OPT_INFLIGHT, OPT_RANDOM, OPT_VERSION };
+       OPT_INFLIGHT, OPT_RANDOM, OPT_DIRECT, OPT_VERSION };
 
 static const struct option long_opts[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
@@ -749,6 +762,7 @@ static const struct option long_opts[] = {
 	{ "uring", no_argument, NULL, OPT_URING },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "inflight", required_argument, NULL, OPT_INFLIGHT },
+	{ "direct", no_argument, NULL, OPT_DIRECT },
 	{ "random", required_argument, NULL, OPT_RANDOM },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
@@ -792,6 +806,9 @@ static int parse_opts(int argc, char **argv, struct bt_opts *o)
 			break;
 		case OPT_STATS:
 			o->stats = 1;
+			break;
+		case OPT_DIRECT:
+			o->direct = 1;
 			break;
 		case OPT_INFLIGHT:
 			ret = opt_number("inflight", optarg, 1,

@@ -38,6 +38,14 @@ struct {
 	__type(value, struct copychain_lane);
 } cc_lanes SEC(".maps");
 
+/* the file coroutine ends with @res; user space times the copy with it */
+static __always_inline long cc_finish(iocoro_ctx_t *ctx,
+				      struct copychain_file *f, __s32 res)
+{
+	f->end_ns = bpf_ktime_get_ns();
+	return iocoro_finish(ctx, res);
+}
+
 /* the file coroutine continues at @next after @sqe */
 static __always_inline long cc_file_then(iocoro_ctx_t *ctx,
 					 struct copychain_file *f,
@@ -76,7 +84,7 @@ static __always_inline long cc_fail_close(iocoro_ctx_t *ctx,
 		io_uring_prep_close(&sqe, fd);
 		return cc_file_then(ctx, f, &sqe, CC_FAIL_DONE);
 	}
-	return iocoro_finish(ctx, (__s32)f->error);
+	return cc_finish(ctx, f, (__s32)f->error);
 }
 
 /* the copy is written (and with --sync, fsynced): close SRC */
@@ -266,7 +274,7 @@ IOCORO_COROUTINE(copychain, &cc_files, struct copychain_file)
 	case CC_SRC_OPEN:
 		if (res < 0) {
 			cc_error(st, CC_OP_OPEN_SRC, res, 0);
-			return iocoro_finish(ctx, res);
+			return cc_finish(ctx, st, res);
 		}
 		st->src_fd = res;
 		io_uring_prep_openat(&sqe, AT_FDCWD, (void *)st->dst_path,
@@ -287,7 +295,7 @@ IOCORO_COROUTINE(copychain, &cc_files, struct copychain_file)
 		op = CC_OP_CLOSE;
 		if (res < 0)
 			break;
-		return iocoro_finish(ctx, 0);	/* dst_fd stays open */
+		return cc_finish(ctx, st, 0);	/* dst_fd stays open */
 	case CC_FAIL_CLOSED:
 	case CC_FAIL_DONE:
 		return cc_fail_close(ctx, st);

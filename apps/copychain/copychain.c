@@ -64,6 +64,7 @@ struct cc_stats {
 	uint64_t enters;	/* io_uring_enter() calls made by user space */
 	uint64_t short_writes;
 	uint64_t short_reads;
+	uint64_t busy_ns;	/* the files' times from submit to their end */
 };
 
 /* a file being copied: slot j of cc_files, lanes j * CC_MAX_DEPTH + k */
@@ -76,6 +77,7 @@ struct cc_job {
 	int stream;		/* 1: SRC is a fifo or device, read to its end */
 	uint64_t hole_end;	/* > 0: SRC ends in a hole, size to truncate */
 	unsigned int budget;	/* steps its coroutines may take in all */
+	uint64_t start_ns;	/* CLOCK_MONOTONIC when its start was queued */
 };
 
 /* the ring, the loaded programs and their mmap()ed maps */
@@ -523,6 +525,7 @@ static int submit_job(struct cc_engine *e, unsigned int slot)
 		iocoro_prep_start(sqe, (unsigned int)e->file_prog, slot);
 		sqe->len = e->jobs[slot].budget;
 	}
+	e->jobs[slot].start_ns = iocoro_app_now_ns();
 	e->unsubmitted++;
 	return 0;
 }
@@ -659,6 +662,8 @@ static void count_job(struct cc_engine *e, unsigned int slot,
 	uint32_t k;
 
 	*copied = 0;
+	if (f->end_ns > e->jobs[slot].start_ns)
+		e->stats.busy_ns += f->end_ns - e->jobs[slot].start_ns;
 	e->stats.steps += f->steps;
 	for (k = 0; k < f->depth && k < CC_MAX_DEPTH; k++) {
 		e->stats.steps += l[k].steps;
@@ -934,7 +939,8 @@ static int run(struct cc_engine *e, const struct cc_opts *o,
 	return rc;
 }
 
-static void print_stats(const struct cc_engine *e, double secs)
+static void print_stats(const struct cc_engine *e, const struct cc_opts *o,
+			double secs)
 {
 	const struct cc_stats *s = &e->stats;
 	const struct cc_load_times *l = &e->load;
@@ -944,6 +950,10 @@ static void print_stats(const struct cc_engine *e, double secs)
 	       s->files, s->files == 1 ? "" : "s", s->bytes, secs,
 	       secs > 0 ? (double)s->bytes / 1e6 / secs : 0.0, s->steps,
 	       s->enters, s->short_writes);
+	/* each file from its start's submit to its coroutine's end */
+	if (secs > 0)
+		printf("copychain: mean %.1f files in flight (at most %u)\n",
+		       (double)s->busy_ns / 1e9 / secs, o->jobs);
 	if (e->ready > 0)
 		printf("copychain: loading took %.3f s: ring %.3f, open %.3f, verify and load %.3f, attach %.3f, maps %.3f\n",
 		       l->all, l->ring, l->open, l->load, l->attach, l->maps);
@@ -978,7 +988,7 @@ int main(int argc, char **argv)
 	if (cc_finish_dirs(&o, &plan, &e.synced))
 		rc = 1;
 	if (o.stats)
-		print_stats(&e, e.t0 ? now() - e.t0 : 0.0);
+		print_stats(&e, &o, e.t0 ? now() - e.t0 : 0.0);
 	engine_exit(&e);
 	cc_plan_free(&plan);
 	return rc;

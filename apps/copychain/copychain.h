@@ -107,6 +107,7 @@ struct copychain_file {
 	__u32 lanes;		/* lanes started */
 	__u32 sync;		/* 1: fsync the copy before closing (--sync) */
 	__u64 fail_off;		/* file offset of a failed read or write */
+	__u64 end_ns;		/* bpf_ktime_get_ns() at the coroutine's end */
 };
 
 /* a lane's state: slot j * depth_max + k of cc_lanes */

@@ -45,6 +45,15 @@ static inline double iocoro_app_now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* CLOCK_MONOTONIC in ns: the clock of a program's bpf_ktime_get_ns() */
+static inline uint64_t iocoro_app_now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
 /* what iocoro_app_load() took, phase by phase, in seconds */
 struct iocoro_app_load_times {
 	double load;	/* maps created, programs verified and loaded */

@@ -40,6 +40,7 @@ struct job {
 	char dst[PATH_MAX];
 	char dir[PATH_MAX];
 	mode_t mode;
+	uint64_t start_ns;	/* when its openat was queued */
 	struct copychain_file f;
 	struct copychain_lane l[CC_MAX_DEPTH];
 };
@@ -52,8 +53,18 @@ struct ucc {
 	int sync;
 	mode_t umask;
 	unsigned long submits;
+	uint64_t busy_ns;	/* the files' times from start to end */
+	double secs;		/* run()'s */
 	int bad;
 };
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
 
 static struct io_uring_sqe *get_sqe(struct ucc *u)
 {
@@ -298,6 +309,7 @@ static void start(struct ucc *u, unsigned int j, const char *src,
 	f->ext[0].end = CC_TO_EOF;
 	f->src_fd = -1;
 	f->dst_fd = -1;
+	jb->start_ns = now_ns();
 	queue_openat(u, j, src, O_RDONLY | O_CLOEXEC, CC_SRC_OPEN);
 }
 
@@ -308,6 +320,7 @@ static int run(struct ucc *u, int n, char **src, const char *target,
 	struct io_uring_cqe *cqe;
 	char dst[PATH_MAX];
 	int next = 0, ret = 0;
+	uint64_t t0 = now_ns();
 
 	free_jobs = calloc(u->nr_jobs, sizeof(*free_jobs));
 	if (!free_jobs)
@@ -339,11 +352,13 @@ static int run(struct ucc *u, int n, char **src, const char *target,
 			else if (file_cqe(u, j, cqe->res)) {
 				free_jobs[nfree++] = j;
 				busy--;
+				u->busy_ns += now_ns() - u->jobs[j].start_ns;
 			}
 			io_uring_cqe_seen(&u->ring, cqe);
 		}
 	}
 	free(free_jobs);
+	u->secs = (double)(now_ns() - t0) / 1e9;
 	return ret < 0 && ret != -EINTR ? ret : 0;
 }
 
@@ -403,9 +418,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "uring_cc: %s\n", strerror(-ret));
 		u.bad = 1;
 	}
-	if (stats)
+	if (stats) {
 		fprintf(stderr, "uring_cc: %lu io_uring_submit_and_wait calls\n",
 			u.submits);
+		/* a file from its openat's queueing to its last CQE */
+		if (u.secs > 0)
+			fprintf(stderr, "uring_cc: mean %.1f files in flight (at most %u)\n",
+				(double)u.busy_ns / 1e9 / u.secs, u.nr_jobs);
+	}
 	io_uring_queue_exit(&u.ring);
 	return u.bad;
 }

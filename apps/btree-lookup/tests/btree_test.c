@@ -466,6 +466,32 @@ IOCORO_CASE(depths)
 	}
 }
 
+/*
+ * --direct: the nodes read with O_DIRECT (tmpfs has it since 6.6), in
+ * all three modes and at one lookup in flight: the same answers, the
+ * same exact counts
+ */
+IOCORO_CASE(direct)
+{
+	char *keys, *want;
+	struct tree t;
+	struct run r;
+	size_t m;
+
+	build(&t, "direct", 3000, 4, test_rng_next(&rng));
+	keys = path_in("keys");
+	want = gen_keys(&t, 50, keys);
+	for (m = 0; m < 3; m++) {
+		run_lookup(&r, modes[m], "--direct", t.path, keys);
+		CHECK_EQ(r.status, 0);
+		CHECK_STR(r.out, want);
+		check_stats(&r, modes[m], 52, t.depth, 256);
+		run_free(&r);
+	}
+	free(want);
+	tree_free(&t);
+}
+
 /* ---- errors ---- */
 
 static void read_node(const struct tree *t, uint64_t off, struct btree_node *n)
