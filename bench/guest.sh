@@ -122,7 +122,7 @@ say() { echo "bench: $*"; }
 # (builtins where a fork would do: every process costs ~0.5 s on the
 # debug kernel the smoke test runs on)
 time_run() {
-	local cas=$1 who=$2 round=$3 drop=$4 t=$work/time secs cpu line
+	local cas=$1 who=$2 round=$3 drop=$4 t=$work/time secs cpu csw line
 	shift 4
 	: > "$t"
 	if [ "$drop" = 1 ]; then
@@ -134,10 +134,12 @@ time_run() {
 		cat "$work/out" >&2
 		exit 1
 	fi
-	read -r secs cpu < "$t"
+	read -r secs cpu csw < "$t"
 	row "$cas" "$who" "$round" seconds "$secs"
-	# user + system CPU (wait4(): threads and io_uring workers included)
+	# user + system CPU and context switches (wait4(): threads and
+	# io_uring workers included)
 	row "$cas" "$who" "$round" cpu_seconds "$cpu"
+	row "$cas" "$who" "$round" context_switches "$csw"
 	# what a contender's --stats lines say of itself: io_uring_enter()
 	# calls; program runs (steps) and, copychain's, the copies' own time
 	# after loading (work_seconds) and what loading took (load_seconds,
@@ -239,7 +241,7 @@ small_case() {
 	local serial=uring_cp
 	[ "$size" = 4096 ] || serial=''
 	for r in $(round_ids); do
-		order copychain cp uring_cc copychain_sync cp_sync uring_cc_sync $serial $(tool uu_cp rsync fio)
+		order copychain cp uring_cc copychain_dt uring_cc_dt copychain_sync cp_sync uring_cc_sync $serial $(tool uu_cp rsync fio)
 		for who in "${ORDER[@]}"; do
 			rm -rf "$dir/small.dst"
 			mkdir "$dir/small.dst"
@@ -266,6 +268,9 @@ small_case() {
 			copychain_sync) time_run "$cas" "$who" "$r" "$drop" "$cc" --sync --stats "$dir"/small.src/* "$dir/small.dst" ;;
 			cp_sync) time_run "$cas" "$who" "$r" "$drop" sh -c 'cp -r "$0" "$1" && sync' "$dir/small.src/." "$dir/small.dst" ;;
 			uring_cc) time_run "$cas" "$who" "$r" "$drop" "$ucc" --stats "$dir"/small.src/* "$dir/small.dst" ;;
+			# both sides on a SINGLE_ISSUER | DEFER_TASKRUN ring
+			copychain_dt) time_run "$cas" "$who" "$r" "$drop" "$cc" --defer-taskrun --stats "$dir"/small.src/* "$dir/small.dst" ;;
+			uring_cc_dt) time_run "$cas" "$who" "$r" "$drop" "$ucc" --defer-taskrun --stats "$dir"/small.src/* "$dir/small.dst" ;;
 			uring_cc_sync) time_run "$cas" "$who" "$r" "$drop" "$ucc" --sync --stats "$dir"/small.src/* "$dir/small.dst" ;;
 			uring_cp) time_run "$cas" "$who" "$r" "$drop" "$ucp" --fsync --stats "$dir"/small.src/* "$dir/small.dst" ;;
 			esac

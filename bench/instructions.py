@@ -11,8 +11,9 @@ the sizes over the extra files (lookups) is what one more costs, with
 loading, start-up and exit cancelled out. "wall" counts every instruction
 the guest ran while the contender ran (its own, its io_uring workers',
 interrupts, anything else scheduled); "CPU" those of its process (wait4's
-user + system time, io_uring workers included). A step's count is
-step_bench's own: a chain of 20,000 steps after one enter.
+user + system time, io_uring workers included), and its context
+switches (wait4's voluntary and involuntary, one more operation's). A
+step's count is step_bench's own: a chain of 20,000 steps after one enter.
 """
 import collections
 import csv
@@ -55,8 +56,8 @@ out = ["# Instructions per operation (QEMU -icount)", "",
        "(bench/run-icount.sh; the method is in bench/instructions.py). Median of the "
        "rounds; thousands of instructions.", "",
        "| operation | contender | k-instructions, wall | of them its process (CPU) | "
-       "the peer's over iocoro's (wall) |",
-       "| --- | --- | --- | --- | --- |"]
+       "context switches | the peer's over iocoro's (wall) |",
+       "| --- | --- | --- | --- | --- | --- |"]
 st = "step"
 if (st, "bpf", "steps_per_s") in b:
     base = None
@@ -66,7 +67,7 @@ if (st, "bpf", "steps_per_s") in b:
             continue
         k = 1e6 / s     # 1e9 instructions a second, in thousands
         base = base or k
-        out.append("| dependent NOP step | %s | %.2f | - | %s |" % (
+        out.append("| dependent NOP step | %s | %.2f | - | - | %s |" % (
             label, k, "-" if who == "bpf" else "%.2f" % (k / base)))
 for cas, title, unit, main, peer in cases:
     na = a.get((cas, "all", unit), {}).get("")
@@ -74,21 +75,25 @@ for cas, title, unit, main, peer in cases:
     if not na or not nb or nb <= na:
         continue
     whos = sorted({w for (c, w, m) in b if c == cas and m == "seconds"},
-                  key=lambda w: (w != main, w != peer, w))
-    mine = None
+                  key=lambda w: (not w.startswith(main), w != peer, w))
+    mine = {}
     for who in whos:
         cells = []
-        for metric in ("seconds", "cpu_seconds"):
+        for metric, scale in (("seconds", 1e6), ("cpu_seconds", 1e6), ("context_switches", 1)):
             sa, sb = med(a, cas, who, metric), med(b, cas, who, metric)
-            cells.append(None if sa is None or sb is None else (sb - sa) / (nb - na) * 1e6)
+            cells.append(None if sa is None or sb is None else (sb - sa) / (nb - na) * scale)
         if cells[0] is None:
             continue
-        if who == main:
-            mine = cells[0]
-        rel = "-" if who == main or not mine else "%.2f" % (cells[0] / mine)
-        out.append("| %s | %s | %.1f | %s | %s |" % (
-            title, who, cells[0], "-" if cells[1] is None else "%.1f" % cells[1], rel))
+        # a variant (_dt, _sync) against iocoro's same variant
+        suffix = next((x for x in ("_dt", "_sync") if who.endswith(x)), "")
+        if who in (main, main + suffix):
+            mine[suffix] = cells[0]
+        ref = mine.get(suffix) if suffix in mine else mine.get("")
+        rel = "-" if who == main + suffix or not ref else "%.2f" % (cells[0] / ref)
+        out.append("| %s | %s | %.1f | %s | %s | %s |" % (
+            title, who, cells[0], "-" if cells[1] is None else "%.1f" % cells[1],
+            "-" if cells[2] is None else "%.2f" % cells[2], rel))
 out += ["", "Above 1 in the last column the peer runs more instructions than iocoro for the "
-        "same operation. N: %s." % ", ".join(
+        "same operation (a `_dt` or `_sync` peer against iocoro's same variant). N: %s." % ", ".join(
             "%s %d" % (c, a[(c, "all", u)][""]) for c, _, u, _, _ in cases if (c, "all", u) in a), ""]
 print("\n".join(out))

@@ -135,6 +135,7 @@ copy_peers = [("uring_cc", 1.0), ("cp", 1.0), ("uu_cp", None), ("fio", None),
               ("copychain_sync", "uring_cc_sync", 1.0),
               ("copychain_sync", "cp_sync", 1.0), ("copychain_sync", "uring_cp", None)]
 small_peers = [("uring_cc", 1.0), ("cp", 1.5), ("uu_cp", None), ("rsync", None), ("fio", None),
+               ("copychain_dt", "uring_cc_dt", 1.2),
                ("copychain_sync", "uring_cc_sync", 1.0),
                ("copychain_sync", "cp_sync", 1.0), ("copychain_sync", "uring_cp", None)]
 cat_peers = [("uring_cat", 1.0), ("cat", 1.0)]
@@ -185,6 +186,12 @@ def per_file_lines(cas, whos, files):
             summary.append((cas, w, "cpu_seconds") + m)
             out.append("- %s: CPU (user + sys, wait4) %.3f s (%.3f..%.3f)%s" % (
                 (w,) + m[:3] + ((", %.1f us a file" % (m[0] / files * 1e6)) if files else "",)))
+        csw = per_round(cas, w, "context_switches")
+        if csw and files:
+            m = stat(v / files for v in csw.values())
+            summary.append((cas, w, "context_switches_per_file") + m)
+            out.append("- %s: %.2f context switches a file (wait4, its threads and io_uring "
+                       "workers)" % (w, m[0]))
         inflight = per_round(cas, w, "inflight_mean")
         if inflight:
             m = stat(inflight.values())
@@ -353,6 +360,7 @@ peer_names = {
     "rw_loop": "`dd` read/write loop (fsyncs)",
     "fio": "fio read + write, no copy (ceiling)",
     "cp_sync": "`cp && sync`", "uring_cc_sync": "io_uring copier, same concurrency, `--sync`",
+    "uring_cc_dt": "io_uring copier, same concurrency, `DEFER_TASKRUN`",
     "cat": "`cat`", "uring_cat": "io_uring cat, same concurrency",
     "pread": "`pread` loop, serial", "uring": "io_uring loop, same lookups in flight",
     "loop": "QD1 loop, one enter a step", "link": "`IOSQE_IO_LINK` chain (decides nothing)",
@@ -391,14 +399,15 @@ for cas, title, main, peers in timed_cases:
     if main not in whos:
         continue
     for w in [w for w in peer_names if w in whos] + sorted(whos - set(peer_names)):
-        if w in (main, main + "_sync"):
+        if w in (main, main + "_sync", main + "_dt"):
             continue
         serial_sync = w.endswith("_sync") or w in ("uring_cp", "uring_cp_ccdepth", "rw_loop")
-        mine = main + "_sync" if serial_sync else main
+        mine = main + "_sync" if serial_sync else main + "_dt" if w.endswith("_dt") else main
         r = ratio(cas, mine, w) if mine in whos else None
         if r:
             head.append("| %s | %s | %s | %s |" % (
-                short_case(cas), "coroutine" if mine == "bpf" else mine.replace("_sync", " --sync"),
+                short_case(cas), "coroutine" if mine == "bpf" else
+                mine.replace("_sync", " --sync").replace("_dt", " --defer-taskrun"),
                 peer_names.get(w, w), fmt_ratio(r)))
 with open(os.path.join(outdir, "headline.md"), "w") as f:
     f.write("\n".join(head) + "\n")

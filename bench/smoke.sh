@@ -16,6 +16,7 @@ for row in copy_tmpfs,copychain copy_tmpfs,cp copy_tmpfs,uring_cc \
 	copy_tmpfs,copychain_sync copy_tmpfs,cp_sync copy_tmpfs,uring_cc_sync \
 	copy_tmpfs,uring_cp copy_tmpfs,uring_cp_ccdepth copy_tmpfs,rw_loop \
 	small_tmpfs,copychain small_tmpfs,cp small_tmpfs,uring_cc \
+	small_tmpfs,copychain_dt small_tmpfs,uring_cc_dt \
 	small_tmpfs,copychain_sync small_tmpfs,cp_sync small_tmpfs,uring_cc_sync \
 	small_tmpfs,uring_cp tiny_tmpfs,copychain tiny_tmpfs,cp tiny_tmpfs,uring_cc \
 	tiny_tmpfs,copychain_sync tiny_tmpfs,cp_sync tiny_tmpfs,uring_cc_sync \
@@ -33,10 +34,13 @@ for row in copy_tmpfs,copychain small_tmpfs,copychain copy_tmpfs,uring_cp \
 	grep -q "^$row,1,enters,[1-9][0-9]*$" "$csv" ||
 		{ echo "smoke: no enters row for $row" >&2; fail=1; }
 done
-# every timed run has its CPU time (wait4; may be 0 at the tick's resolution)
+# every timed run has its CPU time (wait4; may be 0 at the tick's
+# resolution) and its context switches (a process that waited has some)
 for row in small_tmpfs,copychain small_tmpfs,uring_cc cat_tmpfs,cat; do
 	grep -q "^$row,1,cpu_seconds,[0-9][0-9.]*$" "$csv" ||
 		{ echo "smoke: no CPU row for $row" >&2; fail=1; }
+	grep -q "^$row,1,context_switches,[1-9][0-9]*$" "$csv" ||
+		{ echo "smoke: no context switches row for $row" >&2; fail=1; }
 done
 # copychain and catchain count their program runs; copychain times its work
 for row in small_tmpfs,copychain,1,steps tiny_tmpfs,copychain,1,steps \

@@ -48,6 +48,8 @@ void cc_usage(FILE *f)
 		"      --depth D      reads and writes in flight on one file, each with\n"
 		"                     its own buffer (1 to 16, default 2)\n"
 		"      --jobs N       files copied at once (1 to 128, default 64)\n"
+		"      --defer-taskrun  a SINGLE_ISSUER | DEFER_TASKRUN ring: the steps run\n"
+		"                     only while copychain waits in io_uring_enter()\n"
 		"  -h, --help         this help\n"
 		"      --version      version\n"
 		"\n"
@@ -197,6 +199,8 @@ static int parse_one(int argc, char **argv, int *i, struct cc_opts *o)
 		o->stats = 1;
 	else if (!strcmp(a, "--sync"))
 		o->sync = 1;
+	else if (!strcmp(a, "--defer-taskrun"))
+		o->defer_taskrun = 1;
 	else if ((v = opt_value(argv, argc, i, "--target-directory")))
 		o->target = v;
 	else if ((v = opt_value(argv, argc, i, "--chunk")))

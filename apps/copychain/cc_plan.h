@@ -47,6 +47,7 @@ struct cc_opts {
 	int help, version;
 	int progress;		/* a progress line: stderr is a terminal */
 	int no_tmpfile;		/* COPYCHAIN_NO_TMPFILE=1: named temp files */
+	int defer_taskrun;	/* --defer-taskrun: the ring's steps run in its waits */
 	mode_t umask;
 	uint32_t chunk;		/* --chunk */
 	uint32_t depth;		/* --depth: lanes, buffers a file */

@@ -235,23 +235,41 @@ static __always_inline int cc_fork_one(iocoro_ctx_t *ctx,
 	return 1;
 }
 
-/* both files are open: start the lanes that have chunks to copy */
+/* what cc_fork()'s loop needs: bpf_loop() hands it to each pass */
+struct cc_fork_loop {
+	iocoro_ctx_t *ctx;
+	struct copychain_file *f;
+	__u32 n;		/* lanes started */
+};
+
+/* pass @k of cc_fork(): start lane @k; 1 ends the loop at the depth */
+static long cc_fork_pass(__u64 k, void *data)
+{
+	struct cc_fork_loop *c = data;
+
+	if (k >= c->f->depth)
+		return 1;
+	if (cc_fork_one(c->ctx, c->f, (__u32)k)) {
+		c->n++;
+		__sync_fetch_and_add(&c->f->active, 1);
+	}
+	return 0;
+}
+
+/*
+ * Both files are open: start the lanes that have chunks to copy. One
+ * pass a lane in bpf_loop(): the verifier checks the pass once, not
+ * CC_MAX_DEPTH times unrolled.
+ */
 static __always_inline long cc_fork(iocoro_ctx_t *ctx,
 				    struct copychain_file *f)
 {
-	__u32 k, n = 0;
+	struct cc_fork_loop c = { .ctx = ctx, .f = f };
 
 	/* lanes cannot run before this run returns: count them after */
 	f->active = 1;
-	for (k = 0; k < CC_MAX_DEPTH; k++) {
-		if (k >= f->depth)
-			break;
-		if (cc_fork_one(ctx, f, k)) {
-			n++;
-			__sync_fetch_and_add(&f->active, 1);
-		}
-	}
-	f->lanes = n;
+	bpf_loop(CC_MAX_DEPTH, cc_fork_pass, &c, 0);
+	f->lanes = c.n;
 	/* drop the hold: 0 left if no lane started */
 	if (__sync_fetch_and_add(&f->active, -1) != 1)
 		return 0;

@@ -54,6 +54,7 @@ _Static_assert(sizeof(struct copychain_lane) % 8 == 0, "map stride");
 struct cc_load_times {
 	double ring, open, load, attach, maps;
 	double all;
+	uint32_t verified_insns;
 };
 
 /* what --stats reports, summed over the copies */
@@ -189,7 +190,9 @@ static int engine_load(struct cc_engine *e, const struct cc_opts *o)
 	double t = now(), t1;
 	int ret;
 
-	ret = iocoro_queue_init(o->jobs * 2 + 8, &e->co, 0);
+	ret = iocoro_queue_init(o->jobs * 2 + 8, &e->co, o->defer_taskrun ?
+				IORING_SETUP_SINGLE_ISSUER |
+				IORING_SETUP_DEFER_TASKRUN : 0);
 	if (ret < 0)
 		return ret;
 	e->have_ring = 1;
@@ -209,6 +212,7 @@ static int engine_load(struct cc_engine *e, const struct cc_opts *o)
 		return e->file_prog;
 	e->load.load = lt.load;
 	e->load.attach = lt.attach;
+	e->load.verified_insns = lt.verified_insns;
 	e->lane_prog = iocoro_prog_index(e->skel->obj,
 					 e->skel->progs.copychain_lane);
 	if (e->lane_prog < 0)
@@ -955,8 +959,9 @@ static void print_stats(const struct cc_engine *e, const struct cc_opts *o,
 		printf("copychain: mean %.1f files in flight (at most %u)\n",
 		       (double)s->busy_ns / 1e9 / secs, o->jobs);
 	if (e->ready > 0)
-		printf("copychain: loading took %.3f s: ring %.3f, open %.3f, verify and load %.3f, attach %.3f, maps %.3f\n",
-		       l->all, l->ring, l->open, l->load, l->attach, l->maps);
+		printf("copychain: loading took %.3f s: ring %.3f, open %.3f, verify and load %.3f, attach %.3f, maps %.3f; %u instructions verified\n",
+		       l->all, l->ring, l->open, l->load, l->attach, l->maps,
+		       l->verified_insns);
 }
 
 int main(int argc, char **argv)

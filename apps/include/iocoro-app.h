@@ -17,6 +17,7 @@
 
 #include <iocoro.h>
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include <errno.h>
@@ -58,7 +59,24 @@ static inline uint64_t iocoro_app_now_ns(void)
 struct iocoro_app_load_times {
 	double load;	/* maps created, programs verified and loaded */
 	double attach;	/* the steps attached to the ring, a link a kind */
+	uint32_t verified_insns;	/* the verifier's, all programs */
 };
+
+/* the instructions the verifier processed for @obj's programs, summed */
+static inline uint32_t iocoro_app_verified_insns(struct bpf_object *obj)
+{
+	struct bpf_program *p;
+	uint32_t sum = 0;
+
+	bpf_object__for_each_program(p, obj) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+			sum += info.verified_insns;
+	}
+	return sum;
+}
 
 /*
  * Prepare and load the opened skeleton @s (object @obj), attach its
@@ -96,6 +114,7 @@ static inline int iocoro_app_load(const char *name, struct iocoro *co,
 	if (t) {
 		t->load = t1 - t0;
 		t->attach = iocoro_app_now() - t1;
+		t->verified_insns = iocoro_app_verified_insns(obj);
 	}
 	return iocoro_prog_index(obj, prog);
 }

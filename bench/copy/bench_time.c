@@ -5,7 +5,8 @@
  * TSC rate: in a TCG guest of the iocoro kernel CLOCK_MONOTONIC runs on
  * jiffies, which lose time when the host is busy; bench/README.md), then
  * its CPU seconds, user plus system, as wait4() reports them: its threads
- * and its io_uring workers included, sampled at the kernel's tick.
+ * and its io_uring workers included, sampled at the kernel's tick; then
+ * their context switches, voluntary plus involuntary (wait4()'s too).
  * Exits with CMD's status (128 + signal if it was killed, 127 if it could
  * not be run).
  */
@@ -69,8 +70,9 @@ int main(int argc, char **argv)
 	}
 	out = fopen(argv[2], "a");
 	if (!out ||
-	    fprintf(out, "%.6f %.6f\n", (double)(t1 - t0) / (khz * 1e3),
-		    tv_secs(&ru.ru_utime) + tv_secs(&ru.ru_stime)) < 0 ||
+	    fprintf(out, "%.6f %.6f %ld\n", (double)(t1 - t0) / (khz * 1e3),
+		    tv_secs(&ru.ru_utime) + tv_secs(&ru.ru_stime),
+		    ru.ru_nvcsw + ru.ru_nivcsw) < 0 ||
 	    fclose(out)) {
 		fprintf(stderr, "bench_time: %s: %s\n", argv[2], strerror(errno));
 		return 1;

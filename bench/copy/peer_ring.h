@@ -12,9 +12,11 @@
 
 #define PEER_RING_FLAGS (IORING_SETUP_SUBMIT_ALL | IORING_SETUP_COOP_TASKRUN)
 
-static inline int peer_queue_init(unsigned int entries, struct io_uring *ring)
+/* @flags: more setup flags (SINGLE_ISSUER | DEFER_TASKRUN for a variant) */
+static inline int peer_queue_init(unsigned int entries, struct io_uring *ring,
+				  unsigned int flags)
 {
-	return io_uring_queue_init(entries, ring, PEER_RING_FLAGS);
+	return io_uring_queue_init(entries, ring, PEER_RING_FLAGS | flags);
 }
 
 #endif /* IOCORO_BENCH_PEER_RING_H */

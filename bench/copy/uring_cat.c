@@ -424,7 +424,7 @@ static int setup(struct ucat *u)
 	int ret;
 
 	/* one operation in flight per slot: its open, read or close */
-	ret = peer_queue_init(u->nr_jobs, &u->ring);
+	ret = peer_queue_init(u->nr_jobs, &u->ring, 0);
 	if (ret < 0)
 		return ret;
 	u->have_ring = 1;

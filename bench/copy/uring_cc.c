@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * uring_cc [--jobs N] [--depth D] [--chunk B] [--sync] [--stats]
- *          SRC DST | SRC... DIR
+ *          [--defer-taskrun] SRC DST | SRC... DIR
  *
  * copychain's peer at the same concurrency, deciding in user space: the
  * same operations on the same number of files in flight (--jobs, default
@@ -14,7 +14,9 @@
  * then, as copychain, fchmod, linkat into place and close. A file gets
  * as many lanes as it has chunks, at most D, as copychain plans. Files
  * are dense regular files here (no holes, no streams: the benchmark's).
- * --stats prints the io_uring_submit_and_wait() calls to stderr.
+ * --stats prints the io_uring_submit_and_wait() calls and the mean files
+ * in flight to stderr. --defer-taskrun adds SINGLE_ISSUER | DEFER_TASKRUN
+ * to the ring's flags, as copychain --defer-taskrun does.
  */
 #define _GNU_SOURCE
 #include <liburing.h>
@@ -362,7 +364,8 @@ static int run(struct ucc *u, int n, char **src, const char *target,
 	return ret < 0 && ret != -EINTR ? ret : 0;
 }
 
-static int parse(int argc, char **argv, struct ucc *u, int *stats)
+static int parse(int argc, char **argv, struct ucc *u, int *stats,
+		 unsigned int *flags)
 {
 	int i = 1;
 
@@ -377,6 +380,9 @@ static int parse(int argc, char **argv, struct ucc *u, int *stats)
 			u->sync = 1;
 		else if (!strcmp(argv[i], "--stats"))
 			*stats = 1;
+		else if (!strcmp(argv[i], "--defer-taskrun"))
+			*flags |= IORING_SETUP_SINGLE_ISSUER |
+				  IORING_SETUP_DEFER_TASKRUN;
 		else
 			return -EINVAL;
 	}
@@ -390,11 +396,12 @@ int main(int argc, char **argv)
 {
 	struct ucc u = { .nr_jobs = 64, .depth = 2, .chunk = 1U << 20 };
 	int first, last, stats = 0, into, ret;
+	unsigned int flags = 0;
 	struct stat st;
 
-	first = parse(argc, argv, &u, &stats);
+	first = parse(argc, argv, &u, &stats, &flags);
 	if (first < 0) {
-		fprintf(stderr, "usage: uring_cc [--jobs N] [--depth D] [--chunk B] [--sync] [--stats] SRC DST | SRC... DIR\n");
+		fprintf(stderr, "usage: uring_cc [--jobs N] [--depth D] [--chunk B] [--sync] [--stats] [--defer-taskrun] SRC DST | SRC... DIR\n");
 		return 2;
 	}
 	last = argc - 1;
@@ -402,7 +409,7 @@ int main(int argc, char **argv)
 	u.umask = umask(0);
 	umask(u.umask);
 	/* a file's lanes and its open or close: depth + 1 SQEs a job */
-	ret = peer_queue_init(u.nr_jobs * (u.depth + 1), &u.ring);
+	ret = peer_queue_init(u.nr_jobs * (u.depth + 1), &u.ring, flags);
 	if (ret < 0) {
 		fprintf(stderr, "uring_cc: the ring: %s\n", strerror(-ret));
 		return 1;

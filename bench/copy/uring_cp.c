@@ -195,7 +195,7 @@ static int setup(struct cp *c)
 	unsigned int i;
 	int ret;
 
-	ret = peer_queue_init(c->qd, &c->ring);
+	ret = peer_queue_init(c->qd, &c->ring, 0);
 	if (ret < 0)
 		return ret;
 	c->slots = calloc(c->qd, sizeof(*c->slots));

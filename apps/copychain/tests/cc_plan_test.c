@@ -52,12 +52,12 @@ static void test_defaults(void **state)
 	assert_int_equal(o.chunk, CC_DEFAULT_CHUNK);
 	assert_int_equal(o.depth, CC_DEFAULT_DEPTH);
 	assert_int_equal(o.jobs, CC_DEFAULT_JOBS);
-	assert_false(o.recursive);
+	assert_false(o.recursive || o.defer_taskrun);
 }
 
 static void test_options(void **state)
 {
-	char line[] = "-r -p -v --stats --chunk 64K --depth=3 --jobs 5 -- -x y",
+	char line[] = "-r -p -v --stats --chunk 64K --depth=3 --jobs 5 --defer-taskrun -- -x y",
 	     *argv[16];
 	struct cc_opts o;
 
@@ -68,6 +68,7 @@ static void test_options(void **state)
 	assert_int_equal(o.chunk, 64 << 10);
 	assert_int_equal(o.depth, 3);
 	assert_int_equal(o.jobs, 5);
+	assert_true(o.defer_taskrun);
 	assert_false(o.sync || o.force || o.update || o.no_target_dir);
 	assert_int_equal(o.overwrite, CC_OVERWRITE);
 }

@@ -71,34 +71,38 @@ IOCORO_CASE(jobs)
 	const char *argv[64];
 	char **f, want[512], *miss = path_in(work, "missing");
 	struct run r;
-	int i, argc = 0, wst;
+	int i, v, argc, wst;
 	pid_t pid;
 
 	CHECK_SYS(mkdir(in, 0755));
 	CHECK_SYS(mkdir(out, 0755));
 	f = gen_files(in, "f", 40, 300000);
-	argv[argc++] = bin;
-	argv[argc++] = "--stats";
-	argv[argc++] = "--jobs=5";
-	argv[argc++] = "--depth=3";
-	argv[argc++] = "--chunk=64K";
-	for (i = 0; i < 40; i++)
-		argv[argc++] = f[i];
-	argv[argc++] = out;
-	argv[argc] = NULL;
-	pid = CHECK_SYS(fork());
-	if (!pid) {
-		execv(bin, (char *const *)argv);
-		_exit(127);
-	}
-	CHECK_SYS(waitpid(pid, &wst, 0));
-	CHECK(WIFEXITED(wst) && WEXITSTATUS(wst) == 0);
-	for (i = 0; i < 40; i++) {
-		char *c = path_in(out, f[i] + strlen(in) + 1);
+	/* on the default ring, then on a SINGLE_ISSUER | DEFER_TASKRUN one */
+	for (v = 0; v < 2; v++) {
+		argc = 0;
+		argv[argc++] = bin;
+		argv[argc++] = v ? "--defer-taskrun" : "--stats";
+		argv[argc++] = "--jobs=5";
+		argv[argc++] = "--depth=3";
+		argv[argc++] = "--chunk=64K";
+		for (i = 0; i < 40; i++)
+			argv[argc++] = f[i];
+		argv[argc++] = out;
+		argv[argc] = NULL;
+		pid = CHECK_SYS(fork());
+		if (!pid) {
+			execv(bin, (char *const *)argv);
+			_exit(127);
+		}
+		CHECK_SYS(waitpid(pid, &wst, 0));
+		CHECK(WIFEXITED(wst) && WEXITSTATUS(wst) == 0);
+		for (i = 0; i < 40; i++) {
+			char *c = path_in(out, f[i] + strlen(in) + 1);
 
-		CHECK_EQ(same_bytes(f[i], c), 0);
-		CHECK_SYS(unlink(c));
-		free(c);
+			CHECK_EQ(same_bytes(f[i], c), 0);
+			CHECK_SYS(unlink(c));
+			free(c);
+		}
 	}
 	/* a missing SRC among them: named in cp's words, the rest copied */
 	run_copychain(&r, "--stats", "--jobs", "3", f[0], f[1], f[2], miss,
