@@ -29,6 +29,8 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 prog=bench/run-icount.sh
+# shellcheck source=scripts/lib/build-dir.sh
+. "$root/scripts/lib/build-dir.sh"
 die() { echo "$prog: error: $*" >&2; exit 1; }
 
 kernel=${IOCORO_CACHE:-/var/cache/iocoro}/kernel/obj-release
@@ -50,13 +52,10 @@ done
 [ -d "$kernel" ] && kernel=$kernel/arch/x86/boot/bzImage
 [ -f "$kernel" ] || die "no kernel at '$kernel': build it with kernel/build.sh release, or pass --kernel"
 
-build=${IOCORO_BUILD_DIR:-build}
-case "$build" in /*) ;; *) build=$root/$build ;; esac
-build=${build%/}
+build=$(iocoro_build_dir "$root")
 run=$build-run/bench-icount
 mkdir -p "$run"
-[ -f "$build/CMakeCache.txt" ] ||
-	cmake -S "$root" -B "$build" -DIOCORO_KERNEL_HEADERS="${IOCORO_KERNEL_HEADERS:-}"
+iocoro_configure "$root" "$build"
 cmake --build "$build" -j "$(nproc)" --target copychain catchain btree-lookup step_bench uring_cp uring_cc uring_cat bench_time
 
 # one guest.sh run a size; the CSVs come back after a marker each

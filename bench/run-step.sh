@@ -44,6 +44,8 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 prog='run-step.sh'
+# shellcheck source=scripts/lib/build-dir.sh
+. "$root/scripts/lib/build-dir.sh"
 
 die() {
 	echo "$prog: error: $*" >&2
@@ -72,16 +74,12 @@ done
 [ -d "$kernel" ] && kernel=$kernel/arch/x86/boot/bzImage
 [ -f "$kernel" ] || die "no kernel at '$kernel': build it with kernel/build.sh release, or pass --kernel"
 
-build=${IOCORO_BUILD_DIR:-build}
-case "$build" in /*) ;; *) build=$root/$build ;; esac
-build=${build%/}
+build=$(iocoro_build_dir "$root")
 run=$build-run/bench
 img=$run/guest-initramfs.img
 mkdir -p "$run"
 
-if [ ! -f "$build/CMakeCache.txt" ]; then
-	cmake -S "$root" -B "$build" -DIOCORO_KERNEL_HEADERS="${IOCORO_KERNEL_HEADERS:-}"
-fi
+iocoro_configure "$root" "$build"
 cmake --build "$build" --target step_bench -j "$(nproc)"
 bench=$build/bench/step/step_bench
 [ -x "$bench" ] || die "$bench was not built"

@@ -29,6 +29,8 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 prog=bench/run.sh
+# shellcheck source=scripts/lib/build-dir.sh
+. "$root/scripts/lib/build-dir.sh"
 die() { echo "$prog: error: $*" >&2; exit 1; }
 
 kernel=${IOCORO_CACHE:-/var/cache/iocoro}/kernel/obj-release
@@ -51,14 +53,11 @@ for ((i = 0; i < ${#args[@]}; i++)); do
 	[ "${args[i]}" = --big-mib ] && big_mib=${args[i + 1]}
 done
 
-build=${IOCORO_BUILD_DIR:-build}
-case "$build" in /*) ;; *) build=$root/$build ;; esac
-build=${build%/}
+build=$(iocoro_build_dir "$root")
 run=$build-run/bench-all
 mkdir -p "$run"
 
-[ -f "$build/CMakeCache.txt" ] ||
-	cmake -S "$root" -B "$build" -DIOCORO_KERNEL_HEADERS="${IOCORO_KERNEL_HEADERS:-}"
+iocoro_configure "$root" "$build"
 cmake --build "$build" -j "$(nproc)" --target copychain catchain btree-lookup step_bench uring_cp uring_cc uring_cat bench_time
 
 khz=$("$build/bench/step/step_bench" --measure-tsc) || die "step_bench --measure-tsc failed"

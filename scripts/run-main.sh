@@ -28,10 +28,10 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 # shellcheck source=scripts/lib/stages.sh
 . "$root/scripts/lib/stages.sh"
+# shellcheck source=scripts/lib/build-dir.sh
+. "$root/scripts/lib/build-dir.sh"
 
-build=${IOCORO_BUILD_DIR:-build}
-case "$build" in /*) ;; *) build=$root/$build ;; esac
-build=${build%/}
+build=$(iocoro_build_dir "$root")
 run=$build-run/main
 img=$run/guest-initramfs.img
 mib=${IOCORO_DEMO_MIB:-8}
