@@ -44,7 +44,7 @@
 #include <unistd.h>
 
 #include "btree-file.h"
-#include "iocoro-app.h"
+#include "tool.h"
 #include "btree.skel.h"
 
 #define BT_NAME			"btree-lookup"
@@ -89,8 +89,7 @@ struct bt_set {
  * slots stack up in free_ids. Both io_uring engines fill it alike.
  */
 struct bt_window {
-	uint32_t free_ids[BTREE_MAX_INFLIGHT];
-	uint32_t nfree;
+	struct iocoro_window ids;	/* the slots not in flight */
 	size_t owner[BTREE_MAX_INFLIGHT];
 	uint64_t since[BTREE_MAX_INFLIGHT];	/* when the slot's lookup began */
 	size_t next;		/* the next lookup to start */
@@ -198,25 +197,23 @@ static void *node_bufs(uint32_t n)
 
 /* ---- the window of lookups in flight ---- */
 
-static void window_init(struct bt_window *w, uint32_t slots)
+static int window_init(struct bt_window *w, uint32_t slots)
 {
-	uint32_t i;
-
-	w->nfree = 0;
-	for (i = slots; i-- > 0;)
-		w->free_ids[w->nfree++] = i;
 	w->next = 0;
 	w->done = 0;
+	return iocoro_window_init(&w->ids, slots);
 }
 
 /* the slot for the next lookup of @s, or -1 when none is left or free */
 static int window_take(struct bt_window *w, const struct bt_set *s)
 {
-	uint32_t id;
+	int id;
 
-	if (w->next == s->n || !w->nfree)
+	if (w->next == s->n)
 		return -1;
-	id = w->free_ids[--w->nfree];
+	id = iocoro_window_get(&w->ids);
+	if (id < 0)
+		return -1;
 	w->owner[id] = w->next++;
 	if (s->ns)
 		w->since[id] = now_ns();
@@ -227,7 +224,7 @@ static int window_take(struct bt_window *w, const struct bt_set *s)
 static struct btree_result *window_end(struct bt_window *w,
 				       struct bt_set *s, uint32_t id)
 {
-	w->free_ids[w->nfree++] = id;
+	iocoro_window_put(&w->ids, id);
 	w->done++;
 	if (s->ns)
 		s->ns[w->owner[id]] = now_ns() - w->since[id];
@@ -331,8 +328,8 @@ static int run_uring(const struct btree_file *f, struct bt_set *s,
 	ret = io_uring_queue_init(inflight, &u->ring, IOCORO_SETUP_FLAGS);
 	if (ret < 0)
 		goto out;
-	window_init(&u->win, inflight);
-	while (u->win.done < s->n) {
+	ret = window_init(&u->win, inflight);
+	while (!ret && u->win.done < s->n) {
 		while ((id = window_take(&u->win, s)) >= 0) {
 			btree_walk_start(f, &u->walks[id]);
 			uring_queue_read(u, f, (uint32_t)id);
@@ -342,6 +339,7 @@ static int run_uring(const struct btree_file *f, struct bt_set *s,
 			break;
 		uring_reap(u, f, s, st);
 	}
+	iocoro_window_exit(&u->win.ids);
 	io_uring_queue_exit(&u->ring);
 out:
 	if (u->bufs)
@@ -360,6 +358,8 @@ struct bt_coro {
 	char *bufs;
 	uint32_t inflight;
 	struct bt_window win;
+	struct bt_set *set;		/* the lookups, for coro_done() */
+	struct bt_stats *st;
 };
 
 /*
@@ -380,20 +380,20 @@ static int coro_load(struct bt_coro *c, const struct btree_file *f)
 	c->have_ring = 1;
 	/* libbpf's own lines repeat ours, unless BTREE_LOOKUP_DEBUG asks */
 	if (!getenv("BTREE_LOOKUP_DEBUG"))
-		libbpf_set_print(iocoro_app_libbpf_quiet);
+		libbpf_set_print(NULL);
 	c->skel = btree_bpf__open();
 	if (!c->skel)
 		return -errno;
 	c->skel->rodata->btree_fd = f->fd;
 	c->skel->rodata->btree_size = f->size;
 	c->skel->rodata->btree_bufs = (uint64_t)(uintptr_t)c->bufs;
-	ret = iocoro_app_load(BT_NAME, &c->co, c->skel->skeleton, c->skel->obj,
-			      c->skel->progs.btree_lookup, NULL);
+	ret = iocoro_skel_load(&c->co, c->skel->skeleton, NULL);
 	if (ret < 0)
 		return ret;
 	/* a lookup's first read carries the step of kind 0 */
+	ret = iocoro_prog_index(c->skel->obj, c->skel->progs.btree_lookup);
 	if (ret != 0)
-		return -EINVAL;
+		return ret < 0 ? ret : -EINVAL;
 	c->f = f;
 	/* the ring's only registered buffer */
 	_Static_assert(BTREE_BUF_INDEX == 0, "the node buffers' index");
@@ -403,43 +403,33 @@ static int coro_load(struct bt_coro *c, const struct btree_file *f)
 static void coro_exit(struct bt_coro *c)
 {
 	btree_bpf__destroy(c->skel);
+	iocoro_window_exit(&c->win.ids);
 	if (c->have_ring)
 		iocoro_queue_exit(&c->co);
 	if (c->bufs)
 		munmap(c->bufs, (size_t)c->inflight * BTREE_NODE_SIZE);
 }
 
-/* reap the ends that are in: -EIO for a CQE that is not a coroutine's */
-static int coro_reap(struct bt_coro *c, struct bt_set *s, struct bt_stats *st)
+/* a lookup ended: its answer from its slot */
+static int coro_done(struct iocoro *co, const struct iocoro_done *done,
+		     void *arg)
 {
-	struct io_uring_cqe *cqe;
-	struct iocoro_done done;
-	unsigned int head, seen = 0;
-	int ret = 0;
+	struct bt_coro *c = arg;
+	const struct btree_slot *slot;
+	struct btree_result *r;
 
-	io_uring_for_each_cqe(&c->co.ring, head, cqe) {
-		const struct btree_slot *slot;
-		struct btree_result *r;
-		int is_end = iocoro_cqe_done(cqe, &done);
-
-		seen++;
-		if (!is_end)
-			continue;	/* a failed read: its step ends the lookup */
-		if (is_end < 0 || done.id >= c->inflight) {
-			ret = -EIO;	/* not one of ours */
-			break;
-		}
-		slot = &c->skel->bss->btree_slots[done.id];
-		r = window_end(&c->win, s, done.id);
-		/* a read whose step did not run: no answer */
-		r->res = done.how == IOCORO_ORPHANED ? -ECANCELED : done.res;
-		r->value = slot->value;
-		r->off = slot->off;
-		st->reads += slot->reads;
-		st->steps += slot->steps;
-	}
-	io_uring_cq_advance(&c->co.ring, seen);
-	return ret;
+	(void)co;
+	if (done->id >= c->inflight)
+		return -EIO;	/* not one of ours */
+	slot = &c->skel->bss->btree_slots[done->id];
+	r = window_end(&c->win, c->set, done->id);
+	/* a read whose step did not run: no answer */
+	r->res = done->how == IOCORO_ORPHANED ? -ECANCELED : done->res;
+	r->value = slot->value;
+	r->off = slot->off;
+	c->st->reads += slot->reads;
+	c->st->steps += slot->steps;
+	return 0;
 }
 
 /*
@@ -464,22 +454,28 @@ static void coro_start(struct bt_coro *c, uint32_t id, uint64_t key)
 	iocoro_sqe_set_first(sqe, id);
 }
 
+/*
+ * Keep c->inflight lookups in flight until all of @s are done: start
+ * lookups as slots free up, one io_uring_enter() a turn. A CQE that is
+ * not a coroutine's (the ring has no other requests): -ENOMSG.
+ */
 static int coro_run(struct bt_coro *c, struct bt_set *s, struct bt_stats *st)
 {
+	const struct iocoro_handlers h = { .done = coro_done, .arg = c };
 	int id, ret;
 
-	window_init(&c->win, c->inflight);
-	while (c->win.done < s->n) {
+	c->set = s;
+	c->st = st;
+	ret = window_init(&c->win, c->inflight);
+	while (!ret && c->win.done < s->n) {
 		while ((id = window_take(&c->win, s)) >= 0)
 			coro_start(c, (uint32_t)id, s->r[c->win.owner[id]].key);
-		ret = enter(&c->co.ring, st);
-		if (ret < 0)
-			return ret;
-		ret = coro_reap(c, s, st);
-		if (ret < 0)
-			return ret;
+		ret = iocoro_submit_and_reap(&c->co, 1, &h);
+		st->enters++;
+		if (ret > 0)
+			ret = 0;
 	}
-	return 0;
+	return ret;
 }
 
 static int run_bpf(const struct btree_file *f, struct bt_set *s,
@@ -498,7 +494,7 @@ static int run_bpf(const struct btree_file *f, struct bt_set *s,
 		goto out;
 	ret = coro_load(c, f);
 	if (ret < 0) {
-		iocoro_app_report_load(BT_NAME, ret);
+		tool_report_load(BT_NAME, ret);
 		ret = -ECANCELED;	/* reported */
 		goto out;
 	}

@@ -30,7 +30,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "iocoro-app.h"
+#include "tool.h"
 #include "catchain.h"
 #include "catchain.skel.h"
 #include "catchain_opts.h"
@@ -84,8 +84,10 @@ struct cat_engine {
 	struct catchain_bpf *skel;
 	struct catchain_state *states;	/* cat_states, mapped */
 	size_t states_size;
-	int prog;
+	unsigned int kind;		/* of the catchain step */
 	int have_ring;
+	struct iocoro_window window;	/* the idle slots */
+	struct cat_file *files;		/* for the reap's handlers */
 	char *mem;			/* all slots' buffers */
 	size_t mem_size;
 	struct cat_slot slots[CAT_MAX_JOBS];
@@ -107,10 +109,6 @@ static const uint64_t wake_value = 1;
 
 static int engine_load(struct cat_engine *e, unsigned int jobs)
 {
-	static char log[64 * 1024];
-	struct iocoro_load_opts opts = {
-		.sz = sizeof(opts), .log_buf = log, .log_size = sizeof(log),
-	};
 	struct io_uring_params p = {
 		.flags = IORING_SETUP_CQSIZE,
 		.cq_entries = jobs * (CAT_NBUFS + 2) + 16,
@@ -124,25 +122,14 @@ static int engine_load(struct cat_engine *e, unsigned int jobs)
 	e->skel = catchain_bpf__open();
 	if (!e->skel)
 		return -errno;
-	ret = iocoro_object_prepare(e->skel->obj, &opts);
-	if (ret < 0)
-		return ret;
-	ret = catchain_bpf__load(e->skel);
-	if (ret < 0) {
-		if (ret == -EACCES || ret == -EINVAL)
-			fprintf(stderr, "catchain: verifier log:\n%s\n", log);
-		return ret;
-	}
-	ret = iocoro_attach_object(&e->co, e->skel->obj);
-	if (ret < 0)
-		return ret;
-	ret = iocoro_prog_index(e->skel->obj, e->skel->progs.catchain);
+	ret = iocoro_skel_load(&e->co, e->skel->skeleton, NULL);
 	if (ret < 0)
 		return ret;
 	/* a file's openat carries the step of kind 0 */
+	ret = iocoro_prog_index(e->skel->obj, e->skel->progs.catchain);
 	if (ret != 0)
-		return -EINVAL;
-	e->prog = ret;
+		return ret < 0 ? ret : -EINVAL;
+	e->kind = 0;
 	/* the RESUME starts: files far longer than the default budget */
 	return iocoro_set_budget(&e->co, IOCORO_MAX_BUDGET);
 }
@@ -162,6 +149,7 @@ static int engine_slots(struct cat_engine *e, const struct cat_opts *o)
 	size_t per = (size_t)CAT_NBUFS * o->chunk;
 	unsigned int i;
 	void *p;
+	int ret;
 
 	e->mem_size = per * o->jobs;
 	p = mmap(NULL, e->mem_size, PROT_READ | PROT_WRITE,
@@ -169,6 +157,9 @@ static int engine_slots(struct cat_engine *e, const struct cat_opts *o)
 	if (p == MAP_FAILED)
 		return -errno;
 	e->mem = p;
+	ret = iocoro_window_init(&e->window, o->jobs);
+	if (ret < 0)
+		return ret;
 	for (i = 0; i < o->jobs; i++) {
 		struct cat_slot *s = &e->slots[i];
 
@@ -186,10 +177,10 @@ static int engine_init(struct cat_engine *e, const struct cat_opts *o)
 {
 	int ret;
 
-	libbpf_set_print(iocoro_app_libbpf_quiet);
+	libbpf_set_print(NULL);
 	ret = engine_load(e, o->jobs);
 	if (ret < 0) {
-		iocoro_app_report_load("catchain", ret);
+		tool_report_load("catchain", ret);
 		return ret;
 	}
 	ret = engine_map_states(e);
@@ -210,6 +201,7 @@ static void engine_exit(struct cat_engine *e)
 		munmap(e->mem, e->mem_size);
 	iocoro_map_munmap(e->states, e->states_size);
 	catchain_bpf__destroy(e->skel);
+	iocoro_window_exit(&e->window);
 	if (e->have_ring)
 		iocoro_queue_exit(&e->co);
 }
@@ -258,14 +250,10 @@ static int start_file(struct cat_engine *e, struct cat_file *f, int idx,
  */
 static int resume_file(struct cat_engine *e, uint32_t slot)
 {
-	struct catchain_state *st = &e->states[slot];
-	struct io_uring_sqe *sqe = get_sqe(e);
-
-	if (!sqe)
+	if (!iocoro_queue_start(&e->co, e->kind, slot))
 		return -EBUSY;
-	st->steps_max = 0;
+	e->states[slot].steps_max = 0;
 	e->stats.resumes++;
-	iocoro_prep_start(sqe, (unsigned int)e->prog, slot);
 	return 0;
 }
 
@@ -273,21 +261,21 @@ static int resume_file(struct cat_engine *e, uint32_t slot)
 static int start_files(struct cat_engine *e, struct cat_file *files,
 		       int nfiles, int *next, uint32_t chunk)
 {
-	unsigned int slot = 0;
-	int ret;
+	int slot, ret;
 
 	for (; *next < nfiles; (*next)++) {
 		struct cat_file *f = &files[*next];
 
 		if (f->state == CAT_F_STDIN)
 			continue;
-		while (slot < e->nslots && e->slots[slot].file >= 0)
-			slot++;
-		if (slot == e->nslots)
+		slot = iocoro_window_get(&e->window);
+		if (slot < 0)
 			break;
-		ret = start_file(e, f, *next, (int)slot, chunk);
-		if (ret < 0)
+		ret = start_file(e, f, *next, slot, chunk);
+		if (ret < 0) {
+			iocoro_window_put(&e->window, (uint32_t)slot);
 			return ret;
+		}
 	}
 	return 0;
 }
@@ -324,64 +312,61 @@ static int wake_slots(struct cat_engine *e)
 	return 0;
 }
 
-/* one CQE: a filled buffer, a coroutine's end, or nothing of interest */
-static int handle_cqe(struct cat_engine *e, struct cat_file *files,
-		      const struct io_uring_cqe *cqe)
+/* a CQE of the application's: a filled buffer (a failed wake: an error) */
+static int on_cqe(struct iocoro *co, const struct io_uring_cqe *cqe, void *arg)
 {
-	struct iocoro_done done;
+	struct cat_engine *e = arg;
 	struct cat_slot *s;
 	uint32_t slot;
-	int ret;
 
-	if (CAT_UD_IS_DATA(cqe->user_data)) {
-		if (cqe->user_data & CAT_UD_CREDIT & ~(CAT_UD_MAGIC << 48))
-			return cqe->res < 0 ? cqe->res : -EIO;
-		slot = CAT_UD_SLOT(cqe->user_data);
-		if (slot >= e->nslots || e->slots[slot].file < 0)
-			return -EIO;
-		s = &e->slots[slot];
-		if (CAT_UD_BUF(cqe->user_data) !=
-		    (s->first + s->ready) % CAT_NBUFS || s->ready == CAT_NBUFS)
-			return -EIO;
-		s->len[CAT_UD_BUF(cqe->user_data)] = (uint32_t)cqe->res;
-		s->ready++;
-		return 0;
-	}
-	ret = iocoro_cqe_done(cqe, &done);
-	if (ret <= 0)
-		return ret < 0 ? -EIO : 0;	/* a failed operation's CQE */
-	if (done.id >= e->nslots || e->slots[done.id].file < 0)
+	(void)co;
+	if (!CAT_UD_IS_DATA(cqe->user_data))
 		return -EIO;
-	if (done.how == IOCORO_FINISHED && done.res == CAT_MORE &&
-	    e->states[done.id].step == CAT_RESUME)
-		return resume_file(e, done.id);
-	files[e->slots[done.id].file].state = CAT_F_ENDED;
-	/* an operation whose step did not run: the file cannot go on */
-	files[e->slots[done.id].file].res =
-		done.how == IOCORO_ORPHANED ? -ECANCELED : done.res;
-	e->stats.steps += e->states[done.id].steps;
-	e->stats.waits += e->states[done.id].waits;
+	if (cqe->user_data & CAT_UD_CREDIT & ~(CAT_UD_MAGIC << 48))
+		return cqe->res < 0 ? cqe->res : -EIO;
+	slot = CAT_UD_SLOT(cqe->user_data);
+	if (slot >= e->nslots || e->slots[slot].file < 0)
+		return -EIO;
+	s = &e->slots[slot];
+	if (CAT_UD_BUF(cqe->user_data) != (s->first + s->ready) % CAT_NBUFS ||
+	    s->ready == CAT_NBUFS)
+		return -EIO;
+	s->len[CAT_UD_BUF(cqe->user_data)] = (uint32_t)cqe->res;
+	s->ready++;
 	return 0;
 }
 
-/* submit what is queued and wait for a CQE: one io_uring_enter() */
-static int submit_and_reap(struct cat_engine *e, struct cat_file *files)
+/* a file's coroutine ended, or spent its budget and goes on at RESUME */
+static int on_done(struct iocoro *co, const struct iocoro_done *done,
+		   void *arg)
 {
-	struct io_uring_cqe *cqe;
-	unsigned int head, seen = 0;
-	int ret;
+	struct cat_engine *e = arg;
+	struct cat_file *f;
 
-	ret = io_uring_submit_and_wait(&e->co.ring, 1);
+	(void)co;
+	if (done->id >= e->nslots || e->slots[done->id].file < 0)
+		return -EIO;
+	if (done->how == IOCORO_FINISHED && done->res == CAT_MORE &&
+	    e->states[done->id].step == CAT_RESUME)
+		return resume_file(e, done->id);
+	f = &e->files[e->slots[done->id].file];
+	f->state = CAT_F_ENDED;
+	/* an operation whose step did not run: the file cannot go on */
+	f->res = done->how == IOCORO_ORPHANED ? -ECANCELED : done->res;
+	e->stats.steps += e->states[done->id].steps;
+	e->stats.waits += e->states[done->id].waits;
+	return 0;
+}
+
+/* submit what is queued, wait for a CQE and reap: one io_uring_enter() */
+static int submit_and_reap(struct cat_engine *e)
+{
+	const struct iocoro_handlers h = {
+		.done = on_done, .cqe = on_cqe, .arg = e,
+	};
+	int ret = iocoro_submit_and_reap(&e->co, 1, &h);
+
 	e->stats.enters++;
-	if (ret < 0 && ret != -EINTR)
-		return ret;
-	io_uring_for_each_cqe(&e->co.ring, head, cqe) {
-		ret = handle_cqe(e, files, cqe);
-		if (ret < 0)
-			break;
-		seen++;
-	}
-	io_uring_cq_advance(&e->co.ring, seen);
 	return ret < 0 ? ret : 0;
 }
 
@@ -533,6 +518,7 @@ static int output(struct cat_engine *e, struct cat_run *r)
 		}
 		r->failed |= report_file(e, f, r->o->cksum, r->named);
 		e->slots[f->slot].file = -1;
+		iocoro_window_put(&e->window, (uint32_t)f->slot);
 	}
 	if (!ret)
 		ret = flush_batch(e, &b, r->o->cksum);
@@ -556,7 +542,7 @@ static int run(struct cat_engine *e, struct cat_run *r)
 		if (!ret)
 			ret = wake_slots(e);
 		if (!ret)
-			ret = submit_and_reap(e, r->files);
+			ret = submit_and_reap(e);
 		if (ret < 0) {
 			fprintf(stderr, "catchain: %s\n", iocoro_strerror(ret));
 			return ret;
@@ -630,6 +616,7 @@ int main(int argc, char **argv)
 	}
 	r.named = n > 0;
 	r.o = &o;
+	e.files = r.files;
 	if (any_file(r.files, r.nfiles))
 		ret = engine_init(&e, &o);
 	if (!ret)

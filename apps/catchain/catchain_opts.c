@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "iocoro-app.h"
+#include "tool.h"
 
 void cat_usage(FILE *f)
 {
@@ -47,7 +47,7 @@ static int set_value(struct cat_opts *o, const char *name, const char *v,
 	unsigned long long n;
 
 	if (!strcmp(name, "jobs")) {
-		if (iocoro_app_parse_size(v, &n) || !n || n > CAT_MAX_JOBS) {
+		if (tool_parse_size(v, &n) || !n || n > CAT_MAX_JOBS) {
 			fprintf(err, "catchain: invalid number of jobs: '%s' (1 to %u)\n",
 				v, CAT_MAX_JOBS);
 			return bad_usage(err);
@@ -55,7 +55,7 @@ static int set_value(struct cat_opts *o, const char *name, const char *v,
 		o->jobs = (unsigned int)n;
 		return 0;
 	}
-	if (iocoro_app_parse_size(v, &n) || !n || n > CAT_MAX_CHUNK) {
+	if (tool_parse_size(v, &n) || !n || n > CAT_MAX_CHUNK) {
 		fprintf(err, "catchain: invalid chunk size: '%s' (1 to %u bytes; K, M)\n",
 			v, CAT_MAX_CHUNK);
 		return bad_usage(err);

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "cc_plan.h"
-#include "iocoro-app.h"
+#include "tool.h"
 
 void cc_usage(FILE *f)
 {
@@ -69,7 +69,7 @@ void cc_usage(FILE *f)
 
 int cc_parse_size(const char *s, unsigned long long *out)
 {
-	return iocoro_app_parse_size(s, out);
+	return tool_parse_size(s, out);
 }
 
 /* --NAME VALUE or --NAME=VALUE at argv[*i]: the value, or NULL */

@@ -51,8 +51,7 @@ static __always_inline long cc_file_then(iocoro_ctx_t *ctx,
 					 struct copychain_file *f,
 					 struct io_uring_sqe *sqe, __u32 next)
 {
-	f->step = next;
-	return iocoro_await_as(ctx, sqe, f->file_prog, f->job);
+	return iocoro_then_as(ctx, sqe, &f->step, next, f->file_prog, f->job);
 }
 
 /* record the first error of the copy: @op gave @res */

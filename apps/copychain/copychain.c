@@ -37,9 +37,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cc_names.h"
 #include "cc_plan.h"
 #include "copychain.h"
-#include "iocoro-app.h"
+#include "tool.h"
 #include "copychain.skel.h"
 
 /* steps a lane may need beyond its chunks (EOF, short I/O, the wrapup) */
@@ -74,7 +75,7 @@ struct cc_job {
 	struct stat src_st;
 	struct cc_dst d;
 	char dir[PATH_MAX];	/* DST's directory, opened with O_TMPFILE */
-	int named;		/* 1: written to the temp name tmp_names[j] */
+	int named;		/* 1: written to the temp name cc_tmp_name(j) */
 	int stream;		/* 1: SRC is a fifo or device, read to its end */
 	uint64_t hole_end;	/* > 0: SRC ends in a hole, size to truncate */
 	unsigned int budget;	/* steps its coroutines may take in all */
@@ -85,7 +86,7 @@ struct cc_job {
 struct cc_engine {
 	struct iocoro co;
 	struct copychain_bpf *skel;
-	int file_prog, lane_prog;
+	unsigned int file_kind, lane_kind;	/* of the two steps */
 	int ready;		/* 1: loaded; < 0: loading failed with it */
 	int have_ring;
 	struct copychain_file *files;	/* cc_files, mmap()ed */
@@ -94,8 +95,9 @@ struct cc_engine {
 	void *buf;		/* jobs * depth * chunk bytes */
 	size_t buf_size;
 	struct cc_job *jobs;
-	unsigned int busy;	/* jobs in flight */
-	unsigned int unsubmitted;	/* starts queued since the last enter */
+	struct iocoro_window window;	/* the job slots, as they free up */
+	const struct cc_opts *o;	/* for the reap's handlers */
+	int rc;				/* the exit status so far */
 	int tick;		/* 1: the progress timeout is armed */
 	int progress_shown;
 	double t0;
@@ -105,54 +107,9 @@ struct cc_engine {
 	char dir_ok[PATH_MAX];	/* the last DST directory found to be one */
 };
 
-/*
- * Temporary names that a signal removes while they live: one a job (the
- * named fallback) and one for the moment a commit links over DST.
- */
-static char tmp_names[CC_MAX_JOBS + 1][PATH_MAX + 16];
-static volatile sig_atomic_t tmp_live[CC_MAX_JOBS + 1];
-#define CC_COMMIT_SLOT CC_MAX_JOBS
-
-static void on_signal(int sig)
-{
-	int i;
-
-	for (i = 0; i <= CC_MAX_JOBS; i++)
-		if (tmp_live[i])
-			unlink(tmp_names[i]);
-	/* the signal is blocked in here: it kills us once we return */
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static const int cc_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-
-/* a signal that ends us removes the live tmp_names */
-static void arm_signals(sigset_t *block)
-{
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(block);
-	for (i = 0; i < sizeof(cc_signals) / sizeof(cc_signals[0]); i++) {
-		sigaction(cc_signals[i], &sa, NULL);
-		sigaddset(block, cc_signals[i]);
-	}
-}
-
-static void drop_tmp(int slot)
-{
-	if (tmp_live[slot]) {
-		unlink(tmp_names[slot]);
-		tmp_live[slot] = 0;
-	}
-}
-
 static double now(void)
 {
-	return iocoro_app_now();
+	return tool_now();
 }
 
 /* ---- the engine: one ring, the programs, loaded on first use ---- */
@@ -186,7 +143,8 @@ static int engine_maps(struct cc_engine *e, const struct cc_opts *o)
 /* the ring, the programs and the maps; e->load gets what each took */
 static int engine_load(struct cc_engine *e, const struct cc_opts *o)
 {
-	struct iocoro_app_load_times lt;
+	struct iocoro_load_info info;
+	struct iocoro_load_opts opts = { .sz = sizeof(opts), .info = &info };
 	double t = now(), t1;
 	int ret;
 
@@ -205,18 +163,20 @@ static int engine_load(struct cc_engine *e, const struct cc_opts *o)
 	bpf_map__set_max_entries(e->skel->maps.cc_lanes,
 				 o->jobs * CC_MAX_DEPTH);
 	e->load.open = now() - t1;
-	e->file_prog = iocoro_app_load("copychain", &e->co, e->skel->skeleton,
-				       e->skel->obj, e->skel->progs.copychain,
-				       &lt);
-	if (e->file_prog < 0)
-		return e->file_prog;
-	e->load.load = lt.load;
-	e->load.attach = lt.attach;
-	e->load.verified_insns = lt.verified_insns;
-	e->lane_prog = iocoro_prog_index(e->skel->obj,
-					 e->skel->progs.copychain_lane);
-	if (e->lane_prog < 0)
-		return e->lane_prog;
+	ret = iocoro_skel_load(&e->co, e->skel->skeleton, &opts);
+	if (ret < 0)
+		return ret;
+	e->load.load = (double)info.load_ns / 1e9;
+	e->load.attach = (double)info.attach_ns / 1e9;
+	e->load.verified_insns = info.verified_insns;
+	ret = iocoro_prog_index(e->skel->obj, e->skel->progs.copychain);
+	if (ret < 0)
+		return ret;
+	e->file_kind = (unsigned int)ret;
+	ret = iocoro_prog_index(e->skel->obj, e->skel->progs.copychain_lane);
+	if (ret < 0)
+		return ret;
+	e->lane_kind = (unsigned int)ret;
 	t1 = now();
 	ret = engine_maps(e, o);
 	e->load.maps = now() - t1;
@@ -229,10 +189,10 @@ static int engine_get(struct cc_engine *e, const struct cc_opts *o)
 {
 	int ret;
 
-	libbpf_set_print(iocoro_app_libbpf_quiet);
+	libbpf_set_print(NULL);
 	ret = engine_load(e, o);
 	if (ret < 0) {
-		iocoro_app_report_load("copychain", ret);
+		tool_report_load("copychain", ret);
 		e->ready = ret;
 		return ret;
 	}
@@ -250,6 +210,7 @@ static void engine_exit(struct cc_engine *e)
 	if (e->lanes)
 		iocoro_map_munmap(e->lanes, e->lanes_size);
 	free(e->jobs);
+	iocoro_window_exit(&e->window);
 	copychain_bpf__destroy(e->skel);
 	if (e->have_ring)
 		iocoro_queue_exit(&e->co);
@@ -296,7 +257,7 @@ static int check_paths(struct cc_engine *e, const struct cc_opts *o,
 			dst, strerror(err));
 		return -1;
 	}
-	if (strlen(j->d.path) + 16 > sizeof(tmp_names[0])) {
+	if (strlen(j->d.path) + 16 > CC_TMP_NAME_MAX) {
 		fprintf(stderr, "copychain: %s: %s\n", dst,
 			strerror(ENAMETOOLONG));
 		return -1;
@@ -424,32 +385,6 @@ static int plan_copy(const struct cc_opts *o, struct cc_job *j,
 	return 0;
 }
 
-/* the named fallback: DST.XXXXXX, mode 0600, for the coroutine to open */
-static int make_named(struct cc_job *j, unsigned int slot)
-{
-	sigset_t block, old;
-	int fd, err;
-
-	arm_signals(&block);
-	snprintf(tmp_names[slot], sizeof(tmp_names[slot]), "%s.XXXXXX",
-		 j->d.path);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	fd = mkostemp(tmp_names[slot], O_CLOEXEC);
-	if (fd >= 0)
-		tmp_live[slot] = 1;
-	err = errno;
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (fd < 0) {
-		fprintf(stderr,
-			"copychain: cannot create regular file '%s': %s\n",
-			tmp_names[slot], strerror(err));
-		return -1;
-	}
-	close(fd);
-	j->named = 1;
-	return 0;
-}
-
 /* the file's state for its coroutine, from the job's plan */
 static void fill_file(struct cc_engine *e, unsigned int slot,
 		      struct copychain_file *f, const struct cc_opts *o)
@@ -457,12 +392,12 @@ static void fill_file(struct cc_engine *e, unsigned int slot,
 	struct cc_job *j = &e->jobs[slot];
 
 	f->step = CC_START;
-	f->file_prog = (uint32_t)e->file_prog;
-	f->lane_prog = (uint32_t)e->lane_prog;
+	f->file_prog = e->file_kind;
+	f->lane_prog = e->lane_kind;
 	f->job = slot;
 	f->src_path = (uintptr_t)j->item->src;
 	if (j->named) {
-		f->dst_path = (uintptr_t)tmp_names[slot];
+		f->dst_path = (uintptr_t)cc_tmp_name(slot);
 		f->dst_flags = O_WRONLY | O_CLOEXEC;
 	} else {
 		f->dst_path = (uintptr_t)j->dir;
@@ -501,7 +436,7 @@ static void place_lanes(struct cc_engine *e, unsigned int slot)
  */
 static bool first_op(const struct cc_engine *e, const struct cc_job *j)
 {
-	return e->file_prog == 0 && !j->stream && j->src_st.st_size > 0 &&
+	return e->file_kind == 0 && !j->stream && j->src_st.st_size > 0 &&
 	       j->budget <= IOCORO_DEFAULT_BUDGET;
 }
 
@@ -514,23 +449,25 @@ static bool first_op(const struct cc_engine *e, const struct cc_job *j)
  */
 static int submit_job(struct cc_engine *e, unsigned int slot)
 {
-	struct io_uring_sqe *sqe = io_uring_get_sqe(&e->co.ring);
 	struct copychain_file *f = &e->files[slot];
+	struct io_uring_sqe *sqe;
 
-	if (!sqe)
-		return -EBUSY;
 	if (first_op(e, &e->jobs[slot])) {
+		sqe = io_uring_get_sqe(&e->co.ring);
+		if (!sqe)
+			return -EBUSY;
 		f->step = CC_SRC_OPEN;
 		io_uring_prep_openat(sqe, AT_FDCWD,
 				     (const char *)(uintptr_t)f->src_path,
 				     O_RDONLY | O_CLOEXEC, 0);
 		iocoro_sqe_set_first(sqe, slot);
 	} else {
-		iocoro_prep_start(sqe, (unsigned int)e->file_prog, slot);
+		sqe = iocoro_queue_start(&e->co, e->file_kind, slot);
+		if (!sqe)
+			return -EBUSY;
 		sqe->len = e->jobs[slot].budget;
 	}
-	e->jobs[slot].start_ns = iocoro_app_now_ns();
-	e->unsubmitted++;
+	e->jobs[slot].start_ns = tool_now_ns();
 	return 0;
 }
 
@@ -556,8 +493,11 @@ static int start_job(struct cc_engine *e, const struct cc_opts *o,
 	/* loaded for the first file that gets this far, once */
 	if (!e->ready && engine_get(e, o))
 		return -1;
-	if (o->no_tmpfile && make_named(j, slot))
-		return -1;
+	if (o->no_tmpfile) {
+		if (cc_make_named(j->d.path, slot))
+			return -1;
+		j->named = 1;
+	}
 	fill_file(e, slot, &f, o);
 	e->files[slot] = f;
 	place_lanes(e, slot);
@@ -566,65 +506,21 @@ static int start_job(struct cc_engine *e, const struct cc_opts *o,
 
 /* ---- one file: its end ---- */
 
-/*
- * Give the unnamed @fd the name @name (/proc/self/fd and
- * AT_SYMLINK_FOLLOW: no CAP_DAC_READ_SEARCH needed, unlike AT_EMPTY_PATH)
- */
-static int link_fd(int fd, const char *name)
-{
-	char proc[64];
-
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	if (!linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW))
-		return 0;
-	/* no /proc: AT_EMPTY_PATH, which works with CAP_DAC_READ_SEARCH */
-	if (errno == ENOENT && !linkat(fd, "", AT_FDCWD, name, AT_EMPTY_PATH))
-		return 0;
-	return -errno;
-}
-
-/*
- * Over an existing DST: link the unnamed file to a fresh DST.ccXXXXXX
- * (removed by a signal in the moment it lives), then rename it over DST
- */
-static int link_replace(int fd, const char *dst)
-{
-	char *name = tmp_names[CC_COMMIT_SLOT];
-	sigset_t block, old;
-	unsigned int tries;
-	int err = -EEXIST;
-
-	arm_signals(&block);
-	for (tries = 0; tries < 100 && err == -EEXIST; tries++) {
-		snprintf(name, sizeof(tmp_names[0]), "%s.cc%06lx", dst,
-			 ((unsigned long)getpid() * 2654435761UL + tries +
-			  (unsigned long)time(NULL)) & 0xffffff);
-		sigprocmask(SIG_BLOCK, &block, &old);
-		err = link_fd(fd, name);
-		tmp_live[CC_COMMIT_SLOT] = !err;
-		sigprocmask(SIG_SETMASK, &old, NULL);
-	}
-	if (!err && rename(name, dst))
-		err = -errno;
-	drop_tmp(CC_COMMIT_SLOT);
-	return err;
-}
-
 /* written (and with --sync, fsynced): the temporary file becomes DST */
 static int name_copy(struct cc_job *j, unsigned int slot, int fd)
 {
 	int err;
 
 	if (j->named) {
-		err = rename(tmp_names[slot], j->d.path) ? -errno : 0;
+		err = rename(cc_tmp_name(slot), j->d.path) ? -errno : 0;
 		if (!err)
-			tmp_live[slot] = 0;
+			cc_tmp_forget(slot);
 		return err;
 	}
 	/* a new DST gets the name at once; an existing one, a rename */
-	err = link_fd(fd, j->d.path);
+	err = cc_link_fd(fd, j->d.path);
 	if (err == -EEXIST)
-		err = link_replace(fd, j->d.path);
+		err = cc_link_replace(fd, j->d.path);
 	return err;
 }
 
@@ -723,8 +619,9 @@ static int retry_named(struct cc_engine *e, const struct cc_opts *o,
 	struct cc_job *j = &e->jobs[slot];
 	struct copychain_file f = e->files[slot];
 
-	if (make_named(j, slot))
+	if (cc_make_named(j->d.path, slot))
 		return -1;
+	j->named = 1;
 	memset(&f.active, 0, sizeof(f) - offsetof(struct copychain_file, active));
 	fill_file(e, slot, &f, o);
 	e->files[slot] = f;
@@ -769,7 +666,7 @@ static int end_job(struct cc_engine *e, const struct cc_opts *o,
 	}
 	if (fd >= 0)
 		close(fd);
-	drop_tmp(slot);
+	cc_drop_tmp(slot);
 	if (err)
 		*rc = 1;
 	return 0;
@@ -797,27 +694,22 @@ static int lane_failed(struct cc_engine *e, uint32_t id, int res,
 	return __atomic_fetch_sub(&f->active, 1, __ATOMIC_SEQ_CST) == 1;
 }
 
-/* a coroutine's CQE: 1 and the job's @slot and @err if a copy ended */
-static int cqe_ended(struct cc_engine *e, const struct io_uring_cqe *cqe,
-		     unsigned int *slot, int *err)
+/* a coroutine ended: 1 and the job's @slot and @err if a copy ended */
+static int copy_ended(struct cc_engine *e, const struct iocoro_done *done,
+		      unsigned int *slot, int *err)
 {
-	struct iocoro_done done;
-	int ret = iocoro_cqe_done(cqe, &done);
-
-	if (ret <= 0)
-		return 0;	/* an operation's error, which a step handles */
 	/* an operation whose step did not run: the copy cannot go on */
-	if (done.how == IOCORO_ORPHANED)
-		done.res = -ECANCELED;
-	if (done.prog == (uint32_t)e->lane_prog) {
-		if (!lane_failed(e, done.id, done.res, slot))
+	int res = done->how == IOCORO_ORPHANED ? -ECANCELED : done->res;
+
+	if (done->prog == e->lane_kind) {
+		if (!lane_failed(e, done->id, res, slot))
 			return 0;
-		*err = e->files[*slot].error ? (int)e->files[*slot].error : done.res;
+		*err = e->files[*slot].error ? (int)e->files[*slot].error : res;
 		return 1;
 	}
-	*slot = done.id;
-	*err = done.how == IOCORO_FINISHED ? done.res :
-	       e->files[*slot].error ? (int)e->files[*slot].error : done.res;
+	*slot = done->id;
+	*err = done->how == IOCORO_FINISHED ? res :
+	       e->files[*slot].error ? (int)e->files[*slot].error : res;
 	return 1;
 }
 
@@ -859,45 +751,58 @@ static void arm_tick(struct cc_engine *e)
 	io_uring_prep_timeout(sqe, &ts, 0, 0);
 	io_uring_sqe_set_data64(sqe, CC_UD_TICK);
 	e->tick = 1;
-	e->unsubmitted++;
 }
 
-/* submit what is queued and wait for a CQE: one io_uring_enter() */
-static int enter(struct cc_engine *e, const struct cc_opts *o)
+/* the progress line's timeout fired (no other CQE is copychain's own) */
+static int on_cqe(struct iocoro *co, const struct io_uring_cqe *cqe,
+		  void *arg)
 {
-	int ret;
+	struct cc_engine *e = arg;
 
-	if (o->progress && e->busy)
-		arm_tick(e);
-	e->unsubmitted = 0;
-	ret = io_uring_submit_and_wait(&e->co.ring, 1);
-	e->stats.enters++;
-	return ret < 0 && ret != -EINTR && ret != -ETIME ? ret : 0;
+	(void)co;
+	if (cqe->user_data == CC_UD_TICK) {
+		e->tick = 0;
+		show_progress(e, e->o, 0);
+	}
+	return 0;
 }
 
-/* reap the CQEs that are there; the ended jobs' slots go to @free */
-static void reap(struct cc_engine *e, const struct cc_opts *o,
-		 unsigned int *free_slots, unsigned int *nfree, int *rc)
+/* a coroutine ended: a copy's end frees its slot, unless retried */
+static int on_done(struct iocoro *co, const struct iocoro_done *done,
+		   void *arg)
 {
-	struct io_uring_cqe *cqe;
+	struct cc_engine *e = arg;
 	unsigned int slot;
 	int err;
 
-	while (!io_uring_peek_cqe(&e->co.ring, &cqe)) {
-		int ended = 0;
+	(void)co;
+	if (!copy_ended(e, done, &slot, &err) ||
+	    end_job(e, e->o, slot, err, &e->rc))
+		return 0;
+	e->jobs[slot].item = NULL;
+	iocoro_window_put(&e->window, slot);
+	return 0;
+}
 
-		if (cqe->user_data == CC_UD_TICK) {
-			e->tick = 0;
-			show_progress(e, o, 0);
-		} else {
-			ended = cqe_ended(e, cqe, &slot, &err);
-		}
-		io_uring_cqe_seen(&e->co.ring, cqe);
-		if (ended && !end_job(e, o, slot, err, rc)) {
-			e->jobs[slot].item = NULL;
-			free_slots[(*nfree)++] = slot;
-			e->busy--;
-		}
+/* start the items of @plan from *@next while slots are free */
+static void start_jobs(struct cc_engine *e, const struct cc_plan *plan,
+		       size_t *next)
+{
+	int slot, ret;
+
+	while (*next < plan->n && e->ready >= 0) {
+		slot = iocoro_window_get(&e->window);
+		if (slot < 0)
+			return;
+		ret = start_job(e, e->o, (unsigned int)slot,
+				&plan->items[(*next)++]);
+		if (!ret)
+			continue;
+		iocoro_window_put(&e->window, (unsigned int)slot);
+		e->jobs[slot].item = NULL;
+		cc_drop_tmp(slot);
+		if (ret < 0)
+			e->rc = 1;
 	}
 }
 
@@ -905,42 +810,35 @@ static void reap(struct cc_engine *e, const struct cc_opts *o,
 static int run(struct cc_engine *e, const struct cc_opts *o,
 	       const struct cc_plan *plan)
 {
-	unsigned int free_slots[CC_MAX_JOBS], nfree = 0, slot;
+	const struct iocoro_handlers h = {
+		.done = on_done, .cqe = on_cqe, .arg = e,
+	};
 	size_t next = 0;
-	int rc = 0, ret;
+	int ret;
 
+	e->o = o;
 	e->jobs = calloc(o->jobs, sizeof(*e->jobs));
-	if (!e->jobs) {
-		fprintf(stderr, "copychain: %s\n", strerror(ENOMEM));
+	ret = e->jobs ? iocoro_window_init(&e->window, o->jobs) : -ENOMEM;
+	if (ret < 0) {
+		fprintf(stderr, "copychain: %s\n", strerror(-ret));
 		return 1;
 	}
-	for (slot = o->jobs; slot > 0; slot--)
-		free_slots[nfree++] = slot - 1;
-	while (next < plan->n || e->busy) {
-		while (nfree && next < plan->n && e->ready >= 0) {
-			slot = free_slots[--nfree];
-			ret = start_job(e, o, slot, &plan->items[next++]);
-			if (ret) {
-				free_slots[nfree++] = slot;
-				e->jobs[slot].item = NULL;
-				drop_tmp(slot);
-				if (ret < 0)
-					rc = 1;
-				continue;
-			}
-			e->busy++;
-		}
-		if (!e->busy)
+	for (;;) {
+		start_jobs(e, plan, &next);
+		if (!iocoro_window_in_flight(&e->window))
 			break;
-		ret = enter(e, o);
+		if (o->progress)
+			arm_tick(e);
+		/* one io_uring_enter(): submit what is queued, wait, reap */
+		ret = iocoro_submit_and_reap(&e->co, 1, &h);
+		e->stats.enters++;
 		if (ret < 0) {
 			fprintf(stderr, "copychain: %s\n", iocoro_strerror(ret));
 			return 1;
 		}
-		reap(e, o, free_slots, &nfree, &rc);
 	}
 	show_progress(e, o, 1);
-	return rc;
+	return e->rc;
 }
 
 static void print_stats(const struct cc_engine *e, const struct cc_opts *o,

@@ -42,12 +42,13 @@ extern "C" {
 #endif
 
 #define IOCORO_VERSION_MAJOR 1
-#define IOCORO_VERSION_MINOR 1
+#define IOCORO_VERSION_MINOR 2
 
 struct bpf_object;
 struct bpf_object_skeleton;
 struct bpf_program;
 struct bpf_map;
+struct iocoro_load_info;
 
 /*
  * A ring that runs coroutines. Transparent, as struct io_uring is: the
@@ -142,6 +143,23 @@ struct iocoro_load_opts {
 	size_t log_size;
 	/* verifier log level; 0: a log only when loading fails */
 	unsigned int log_level;
+	/*
+	 * iocoro_skel_load() only: filled in when it succeeds (NULL: not
+	 * wanted), what loading took
+	 */
+	struct iocoro_load_info *info;
+};
+
+/* what iocoro_skel_load() took (struct iocoro_load_opts.info) */
+struct iocoro_load_info {
+	/* maps created, programs verified and loaded, global data mapped */
+	uint64_t load_ns;
+	/* the steps attached to the ring, a bpf_link a kind */
+	uint64_t attach_ns;
+	/* instructions the verifier processed, all of the object's programs */
+	uint32_t verified_insns;
+	/* steps attached */
+	uint32_t nr_steps;
 };
 
 /*
@@ -177,14 +195,16 @@ int iocoro_object_load(struct bpf_object *obj,
  * global data), and iocoro_attach_object() on @co's ring:
  *
  *   skel = x_bpf__open();          ... set skel->rodata ...
- *   ret = iocoro_skel_load(&co, skel->skeleton, &opts);
- *   idx = iocoro_prog_index(skel->obj, skel->progs.x);
+ *   ret = iocoro_skel_load(&co, skel->skeleton, NULL);
+ *   kind = iocoro_prog_index(skel->obj, skel->progs.x);
  *
- * Returns the number of programs attached, or -errno: those of
- * iocoro_object_prepare(), of the load (-EACCES or -EINVAL when the
- * verifier refused a program: its log is in opts->log_buf; -EPERM
- * without CAP_BPF), or of iocoro_attach_object(). On failure no kind is
- * attached; the skeleton stays the caller's to destroy.
+ * Without a log buffer in @opts (or with @opts NULL) the steps get one of
+ * 1 MiB, and the log of a program the verifier refused is written to
+ * stderr, as libbpf's default print would. Returns the number of programs
+ * attached, or -errno: those of iocoro_object_prepare(), of the load
+ * (-EACCES or -EINVAL when the verifier refused a program; -EPERM without
+ * CAP_BPF), or of iocoro_attach_object(). On failure no kind is attached;
+ * the skeleton stays the caller's to destroy.
  */
 int iocoro_skel_load(struct iocoro *co, struct bpf_object_skeleton *s,
 		     const struct iocoro_load_opts *opts);
@@ -301,6 +321,27 @@ static inline void iocoro_prep_start(struct io_uring_sqe *sqe,
 	iocoro_prep_kind(sqe, prog_index);
 	io_uring_sqe_set_data64(sqe, iocoro_ud(IOCORO_UD_STEP, prog_index, id));
 	io_uring_sqe_set_flags(sqe, IOSQE_CQE_SKIP_SUCCESS);
+}
+
+/*
+ * Queue the start of coroutine @id at kind @kind (iocoro_prog_index())
+ * with iocoro_set_budget()'s budget, to go with the next submit (an
+ * application that starts many at once submits them together, with
+ * iocoro_submit_and_reap()). Returns the SQE, for the caller to change
+ * what it likes (sqe->len: the coroutine's budget), or NULL when the SQ
+ * ring is full.
+ */
+static inline struct io_uring_sqe *iocoro_queue_start(struct iocoro *co,
+							unsigned int kind,
+							uint32_t id)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&co->ring);
+
+	if (sqe) {
+		iocoro_prep_start(sqe, kind, id);
+		sqe->len = co->budget;
+	}
+	return sqe;
 }
 
 /*
@@ -450,6 +491,93 @@ int iocoro_wait(struct iocoro *co, struct iocoro_done *done,
  */
 int iocoro_wait_many(struct iocoro *co, struct iocoro_done *done,
 		     unsigned int nr, const struct __kernel_timespec *ts);
+
+/* ---- reaping with handlers -------------------------------------------- */
+
+/*
+ * What iocoro_reap() does with each CQE, for a ring that carries the
+ * application's own requests beside its coroutines. A handler returns 0
+ * to go on, or a negative errno that stops the reap and is returned (the
+ * CQE it handled is consumed, those after it stay in the CQ).
+ */
+struct iocoro_handlers {
+	/* a coroutine ended: @done as iocoro_cqe_done() fills it in */
+	int (*done)(struct iocoro *co, const struct iocoro_done *done,
+		    void *arg);
+	/*
+	 * a CQE that is not a coroutine's (the application's own); NULL:
+	 * the reap stops there with -ENOMSG and leaves it in the CQ
+	 */
+	int (*cqe)(struct iocoro *co, const struct io_uring_cqe *cqe,
+		   void *arg);
+	/* passed to both */
+	void *arg;
+};
+
+/*
+ * Hand every CQE in @co's CQ to @h, without a system call: coroutine ends
+ * to h->done, the application's CQEs to h->cqe; a coroutine's other CQEs
+ * (an operation a step queued on its own that failed, IOCORO_UD_OP: the
+ * step saw its result) are consumed. Returns the number of CQEs consumed,
+ * -EINVAL, -ENOMSG (an application CQE and no h->cqe), or a handler's
+ * error.
+ */
+int iocoro_reap(struct iocoro *co, const struct iocoro_handlers *h);
+
+/*
+ * Submit what the SQ ring holds, wait until at least @wait_nr CQEs are
+ * there (0: do not wait), and iocoro_reap() them: the loop of an
+ * application that keeps coroutines in flight, one io_uring_enter() a
+ * turn. A wait that a signal or a timeout ended early (-EINTR, -ETIME) is
+ * no error: what is there is reaped. When the kernel took nothing for
+ * want of room (-EBUSY: the CQ ring is full; -EAGAIN), what is there is
+ * reaped too and its count returned, the error only when there was
+ * none. Returns as iocoro_reap(), or io_uring_submit_and_wait()'s error.
+ */
+int iocoro_submit_and_reap(struct iocoro *co, unsigned int wait_nr,
+			   const struct iocoro_handlers *h);
+
+/* ---- a window of coroutine ids ----------------------------------------- */
+
+/*
+ * Ids 0 to size - 1 for the coroutines an application keeps in flight,
+ * handed out as they free up: take one for each start, put it back at the
+ * coroutine's end (usually the id is the slot of its state in an array
+ * map). Lowest ids first on a new window.
+ */
+struct iocoro_window {
+	uint32_t *free;		/* the ids not in flight, a stack */
+	unsigned int nr_free;
+	unsigned int size;
+};
+
+/* a window of @size ids (1 to INT_MAX): 0, -EINVAL or -ENOMEM */
+int iocoro_window_init(struct iocoro_window *w, unsigned int size);
+/* free what iocoro_window_init() allocated */
+void iocoro_window_exit(struct iocoro_window *w);
+
+/* take a free id: the id, or -EBUSY when all are in flight */
+static inline int iocoro_window_get(struct iocoro_window *w)
+{
+	if (!w->nr_free)
+		return -EBUSY;
+	return (int)w->free[--w->nr_free];
+}
+
+/* put back @id: 0, or -EINVAL (not an id of @w, or every id is free) */
+static inline int iocoro_window_put(struct iocoro_window *w, uint32_t id)
+{
+	if (id >= w->size || w->nr_free == w->size)
+		return -EINVAL;
+	w->free[w->nr_free++] = id;
+	return 0;
+}
+
+/* how many ids are taken: the coroutines in flight */
+static inline unsigned int iocoro_window_in_flight(const struct iocoro_window *w)
+{
+	return w->size - w->nr_free;
+}
 
 /*
  * Cancel coroutine @id's requests in flight: the step it waits in and the

@@ -7,10 +7,14 @@
  * libbpf_register_prog_handler(), whose handlers are process-wide.
  */
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "internal.h"
@@ -40,6 +44,9 @@ static bool is_sleepable(const struct bpf_program *prog)
 	((opts) && (opts)->sz >= offsetof(struct iocoro_load_opts, field) + \
 				 sizeof((opts)->field))
 #define OPTS_GET(opts, field, def) (OPTS_HAS(opts, field) ? (opts)->field : (def))
+
+/* the log iocoro_skel_load() gives the steps when the caller gives none */
+#define IOCORO_DEFAULT_LOG_SIZE (1U << 20)
 
 static int prepare(struct bpf_object *obj, const struct iocoro_load_opts *opts)
 {
@@ -156,23 +163,93 @@ int iocoro_attach_object(struct iocoro *co, const struct bpf_object *obj)
 	return IOCORO_ERRNO_RESTORE(ret < 0 ? ret : (int)n);
 }
 
+/* CLOCK_MONOTONIC in ns */
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+/* the instructions the verifier processed for @obj's programs, summed */
+static uint32_t verified_insns(const struct bpf_object *obj)
+{
+	struct bpf_program *p;
+	uint32_t sum = 0;
+
+	bpf_object__for_each_program(p, obj) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
+			sum += info.verified_insns;
+	}
+	return sum;
+}
+
+/* did the verifier refuse a program, with a log to show? */
+static bool refused(int err, const char *log)
+{
+	return log[0] && (err == -EACCES || err == -EINVAL || err == -ENOSPC);
+}
+
+/*
+ * Load @s with @opts, or with a log of our own when @opts has none
+ * (written to stderr if the verifier refuses a program)
+ */
+static int skel_load(struct bpf_object_skeleton *s, struct bpf_object *obj,
+		     const struct iocoro_load_opts *opts)
+{
+	struct iocoro_load_opts own = { .sz = sizeof(own) };
+	int ret;
+
+	if (OPTS_GET(opts, log_buf, NULL)) {
+		ret = prepare(obj, opts);
+		return ret < 0 ? ret : bpf_object__load_skeleton(s);
+	}
+	own.log_size = IOCORO_DEFAULT_LOG_SIZE;
+	own.log_buf = malloc(own.log_size);
+	if (!own.log_buf)
+		return -ENOMEM;
+	own.log_level = OPTS_GET(opts, log_level, 0);
+	ret = prepare(obj, &own);
+	if (ret >= 0)
+		ret = bpf_object__load_skeleton(s);
+	if (ret < 0 && refused(ret, own.log_buf))
+		fprintf(stderr, "iocoro: the verifier refused a program of %s:\n%s\n",
+			bpf_object__name(obj), own.log_buf);
+	free(own.log_buf);
+	return ret;
+}
+
 int iocoro_skel_load(struct iocoro *co, struct bpf_object_skeleton *s,
 		     const struct iocoro_load_opts *opts)
 {
 	IOCORO_ERRNO_SAVE;
+	struct iocoro_load_info *info = OPTS_GET(opts, info, NULL);
 	struct bpf_object *obj;
+	uint64_t t0, t1;
 	int ret;
 
 	if (!co || !s || !s->obj || !*s->obj)
 		return -EINVAL;
+	if (opts && opts->sz < sizeof(opts->sz))
+		return -EINVAL;
 	obj = *s->obj;
-	ret = prepare(obj, opts);
+	t0 = now_ns();
+	ret = skel_load(s, obj, opts);
 	if (ret < 0)
 		return IOCORO_ERRNO_RESTORE(ret);
-	ret = bpf_object__load_skeleton(s);
-	if (ret < 0)
+	t1 = now_ns();
+	ret = iocoro_attach_object(co, obj);
+	if (ret < 0 || !info)
 		return IOCORO_ERRNO_RESTORE(ret);
-	return IOCORO_ERRNO_RESTORE(iocoro_attach_object(co, obj));
+	info->load_ns = t1 - t0;
+	info->attach_ns = now_ns() - t1;
+	info->verified_insns = verified_insns(obj);
+	info->nr_steps = (uint32_t)ret;
+	return IOCORO_ERRNO_RESTORE(ret);
 }
 
 int iocoro_map_mmap(const struct bpf_map *map, void **addr, size_t *len)

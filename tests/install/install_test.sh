@@ -54,11 +54,13 @@ fi
 lib=$(find "$prefix" -name 'libiocoro.so.1')
 [ -n "$lib" ] || fail "no libiocoro.so.1 installed"
 # only the versioned API is exported
-nm -D --defined-only "$lib" | grep -v ' A ' | grep -vE '@@IOCORO_1\.[01]$' &&
-	fail "symbols outside IOCORO_1.0 and IOCORO_1.1"
-# 1.1's call is in its own node
+nm -D --defined-only "$lib" | grep -v ' A ' | grep -vE '@@IOCORO_1\.[012]$' &&
+	fail "symbols outside IOCORO_1.0, IOCORO_1.1 and IOCORO_1.2"
+# each later version's calls are in their own node
 nm -D --defined-only "$lib" | grep -q ' iocoro_start_op@@IOCORO_1\.1$' ||
 	fail "iocoro_start_op is not IOCORO_1.1"
+nm -D --defined-only "$lib" | grep -q ' iocoro_submit_and_reap@@IOCORO_1\.2$' ||
+	fail "iocoro_submit_and_reap is not IOCORO_1.2"
 
 export PKG_CONFIG_PATH="$(dirname "$pc")"
 echo "== pkg-config: $(pkg-config --modversion iocoro)"

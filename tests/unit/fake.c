@@ -254,6 +254,14 @@ int __wrap_io_uring_submit(struct io_uring *ring)
 	return (int)n;
 }
 
+/* a submit whose wait the fake's CQEs answer at once (submit_rets too) */
+int __wrap_io_uring_submit_and_wait(struct io_uring *ring, unsigned int wait_nr)
+{
+	fk.nr_submit_and_wait++;
+	fk.last_wait_nr = wait_nr;
+	return __wrap_io_uring_submit(ring);
+}
+
 int __wrap_io_uring_wait_cqe_timeout(struct io_uring *ring,
 				     struct io_uring_cqe **cqe_ptr,
 				     struct __kernel_timespec *ts)

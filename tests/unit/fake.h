@@ -92,6 +92,8 @@ struct fake {
 
 	/* records */
 	unsigned int nr_setup, nr_init, nr_exit, nr_submit, nr_wait, nr_load;
+	/* io_uring_submit_and_wait() calls (each also counts in nr_submit) */
+	unsigned int nr_submit_and_wait, last_wait_nr;
 	unsigned int nr_map_update, nr_map_lookup;
 	unsigned int init_entries;
 	struct io_uring_params init_params;

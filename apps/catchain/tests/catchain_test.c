@@ -17,6 +17,8 @@
  *            still cat's
  *   resume   a file longer than the default budget goes on in a second
  *            coroutine
+ *   resume_long  a file longer than two default budgets: the resumed
+ *            coroutine has the largest budget
  *   many     500 small files of random sizes in one invocation (more than
  *            --jobs), with a missing file and a directory among them;
  *            --stats' count of io_uring_enter calls against strace's
@@ -813,4 +815,28 @@ IOCORO_CASE(resume)
 	CHECK_EQ(s.steps, steps_of(5000, 1) + steps_of(100, 1));
 	free(names[0]);
 	free(names[1]);
+}
+
+/*
+ * A file longer than two default budgets: 9,000 reads of one byte. The
+ * resumed coroutine has the largest budget (iocoro_queue_start() with
+ * the ring's), so one resume carries the file to its end; with the
+ * kernel's default it would end with -ELOOP near byte 8,184.
+ */
+IOCORO_CASE(resume_long)
+{
+	static const char *const opts[] = { "--stats", "--chunk", "1", NULL };
+	char *names[1];
+	struct result r;
+	struct stats s;
+
+	names[0] = path_in("longer");
+	gen_file(names[0], 9000, 0644);
+	same_as("cat", opts, names, 1, &to_file, &r);
+	parse_stats(&r, &s);
+	CHECK_EQ(s.files, 1);
+	CHECK_EQ(s.bytes, 9000);
+	CHECK_EQ(s.resumes, 1);
+	CHECK_EQ(s.steps, steps_of(9000, 1));
+	free(names[0]);
 }

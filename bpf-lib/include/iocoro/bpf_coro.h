@@ -226,6 +226,35 @@ IOCORO_INLINE int iocoro_then(iocoro_ctx_t *ctx,
 }
 
 /*
+ * iocoro_then() for coroutine @id continued by kind @prog: record that it
+ * continues at state @next (*@step), then iocoro_await_as() @sqe. For a
+ * step that runs on behalf of another coroutine (a parent's state, a
+ * file's coroutine continued from its lane). Returns what
+ * iocoro_await_as() returns: return it from the step.
+ */
+IOCORO_INLINE int iocoro_then_as(iocoro_ctx_t *ctx,
+				 struct io_uring_sqe *sqe, __u32 *step,
+				 __u32 next, __u32 prog, __u32 id)
+{
+	*step = next;
+	return iocoro_await_as(ctx, sqe, prog, id);
+}
+
+/*
+ * Name @sqe, an operation this step queues on its own (no step continues
+ * it: bpf_io_coro_queue_sqe()), as one of this coroutine's: user_data
+ * IOCORO_UD_OP with the step's kind and the coroutine's id, so that user
+ * space's reaping takes its failure for the coroutine's (iocoro_cqe_done()
+ * returns 0) and iocoro_cancel() finds it.
+ */
+IOCORO_INLINE void iocoro_sqe_set_op(iocoro_ctx_t *ctx,
+				     struct io_uring_sqe *sqe)
+{
+	sqe->user_data = iocoro_ud(IOCORO_UD_OP, iocoro_self(ctx),
+				   iocoro_id(ctx));
+}
+
+/*
  * End the coroutine with result @res: this step's request posts its CQE
  * with user_data IOCORO_UD_END and res @res once the step returned it,
  * which user space's iocoro_wait() returns. It is the request's own CQE,
@@ -269,11 +298,13 @@ IOCORO_INLINE int iocoro_leave(iocoro_ctx_t *ctx)
  * one (IOCORO_SEC_SLEEPABLE), which may call bpf_copy_from_user().
  */
 #define IOCORO__COROUTINE(sec, name, map, type)                             \
+	IOCORO__COROUTINE_AT(sec, name, type, iocoro_state(map, ctx))
+#define IOCORO__COROUTINE_AT(sec, name, type, where)                        \
 	static inline __attribute__((always_inline)) int                    \
 	name##_step(iocoro_ctx_t *ctx, type *st);                            \
 	IOCORO__STEP_FN(sec, name)                                           \
 	{                                                                   \
-		type *st = iocoro_state(map, ctx);                          \
+		type *st = (where);                                         \
 		int iocoro__ret;                                            \
 		IOCORO__DEBUG_BEGIN;                                        \
                                                                             \
@@ -300,6 +331,18 @@ IOCORO_INLINE int iocoro_leave(iocoro_ctx_t *ctx)
 	SEC(".struct_ops") struct io_coro_ops name##_kind = {               \
 		.step = (void *)name,                                        \
 	};
+/*
+ * IOCORO_COROUTINE() for state that lives elsewhere than a map slot at
+ * the coroutine's id: @where, an expression of `ctx` evaluated at each
+ * step, gives the `@type *st` (NULL: the coroutine ends with -ENOENT),
+ * e.g. &slots[iocoro_id(ctx) & (N - 1)] in .bss, or a parent's state in a
+ * map at another key. The same debug check.
+ */
+#define IOCORO_COROUTINE_AT(name, type, where)                              \
+	IOCORO__COROUTINE_AT(IOCORO_SEC #name, name, type, where)
+#define IOCORO_COROUTINE_AT_SLEEPABLE(name, type, where)                    \
+	IOCORO__COROUTINE_AT(IOCORO_SEC_SLEEPABLE #name, name, type, where)
+
 #define IOCORO_COROUTINE(name, map, type)                                   \
 	IOCORO__COROUTINE(IOCORO_SEC #name, name, map, type)
 #define IOCORO_COROUTINE_SLEEPABLE(name, map, type)                         \
