@@ -4,9 +4,12 @@
 # (default 500) small files of random sizes in nested directories, with
 # copychain --stats; check every copy against its source (cmp, diff -r,
 # names, types, modes) and say what that proves: how many coroutine steps
-# ran from how many io_uring_enter calls of user space. cp's times on the
-# same data are printed for scale. The tree comes from a seed, printed
-# (IOCORO_SEED replays it; the big file's bytes are /dev/urandom's).
+# ran from how many io_uring_enter calls of user space. Then a table of
+# times in s, copychain's next to cp's on the same data: the process's
+# (wall time of the whole run), the work's (copychain's from --stats; cp's
+# is its process time) and loading the BPF programs (from --stats). The
+# tree comes from a seed, printed (IOCORO_SEED replays it; the big file's
+# bytes are /dev/urandom's).
 #
 # Usage: copychain-demo.sh [MIB [FILES]]     (installed next to copychain)
 set -euo pipefail
@@ -26,7 +29,8 @@ fail() {
 
 # the sum of the "N steps" and "M io_uring_enter calls" of --stats lines
 count() {
-	sed -n "s/.* \([0-9]*\) $1.*/\1/p" "$dir/stats" | awk '{ s += $1 } END { print s + 0 }'
+	cat "$dir/file.out" "$dir/tree.out" | sed -n "s/.* \([0-9]*\) $1.*/\1/p" |
+		awk '{ s += $1 } END { print s + 0 }'
 }
 
 # a tree of $files files in directories d0/e0 ... of sizes below 16 KiB,
@@ -56,17 +60,39 @@ chmod 640 "$dir/src"
 make_tree
 tree_bytes=$(find "$dir/tree" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
 
+# run NAME CMD...: CMD with its output shown and kept in $dir/NAME.out,
+# its wall time in s in secs[NAME]
+declare -A secs
+run() {
+	local name=$1 t0
+	shift
+	t0=$EPOCHREALTIME
+	"$@" | tee "$dir/$name.out"
+	secs[$name]=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
+}
+
+# stats NAME: the work ("bytes in S s") and loading ("loading took S s")
+# seconds of the copychain --stats run NAME, in secs[NAME-work] and
+# secs[NAME-load]
+stats() {
+	local work load
+	work=$(sed -n 's/^copychain: .* bytes in \([0-9.]*\) s .*/\1/p' "$dir/$1.out")
+	load=$(sed -n 's/^copychain: loading took \([0-9.]*\) s.*/\1/p' "$dir/$1.out")
+	[[ $work =~ ^[0-9]+\.[0-9]+$ && $load =~ ^[0-9]+\.[0-9]+$ ]] ||
+		fail "copychain --stats printed no work or loading time in $1's output"
+	secs[$1-work]=$work
+	secs[$1-load]=$load
+}
+
 echo "demo: copychain --stats src dst (${mib} MiB of random bytes)"
-TIMEFORMAT="demo: copychain took %3R s (process, with loading the programs)"
-time "$here/copychain" --stats "$dir/src" "$dir/dst" | tee "$dir/stats"
+run file "$here/copychain" --stats "$dir/src" "$dir/dst"
 echo "demo: copychain -r --stats tree tree-copy ($files files, $tree_bytes bytes, in 30 directories)"
-TIMEFORMAT="demo: copychain -r took %3R s"
-time "$here/copychain" -r --stats "$dir/tree" "$dir/tree-copy" | tee -a "$dir/stats"
+run tree "$here/copychain" -r --stats "$dir/tree" "$dir/tree-copy"
 # for scale: cp on the same data
-TIMEFORMAT="demo: cp took %3R s"
-time cp "$dir/src" "$dir/cp-dst"
-TIMEFORMAT="demo: cp -r took %3R s"
-time cp -r "$dir/tree" "$dir/cp-tree"
+run cp-file cp "$dir/src" "$dir/cp-dst"
+run cp-tree cp -r "$dir/tree" "$dir/cp-tree"
+stats file
+stats tree
 
 cmp "$dir/src" "$dir/dst" || fail "the copy differs from the source"
 [[ $(stat -c %a "$dir/dst") == 640 ]] || fail "the copy's mode is $(stat -c %a "$dir/dst")"
@@ -75,9 +101,13 @@ diff -r --no-dereference "$dir/tree" "$dir/tree-copy" || fail "the tree's copy d
 (cd "$dir/tree-copy" && find . -printf '%p %y %m %l %s\n' | sort) > "$dir/list-copy"
 diff "$dir/list" "$dir/list-copy" || fail "names, types or modes differ"
 left=$(cd "$dir" && echo *)
-[[ $left == "cp-dst cp-tree dst list list-copy src stats tree tree-copy" ]] ||
-	fail "$dir holds '$left' (a temporary file left?)"
+want="cp-dst cp-file.out cp-tree cp-tree.out dst file.out list list-copy src tree tree-copy tree.out"
+[[ $left == "$want" ]] || fail "$dir holds '$left' (a temporary file left?)"
 
 echo "demo: $(count steps) coroutine steps ran from $(count io_uring_enter) io_uring_enter calls of user space: every open, read, write and close was queued in the kernel"
-echo "demo: times under QEMU TCG are not hardware times"
+printf 'demo: seconds   %9s %6s %14s %7s\n' copychain cp "copychain -r" "cp -r"
+printf '  process       %9s %6s %14s %7s\n' "${secs[file]}" "${secs[cp-file]}" "${secs[tree]}" "${secs[cp-tree]}"
+printf '  work          %9s %6s %14s %7s\n' "${secs[file-work]}" "${secs[cp-file]}" "${secs[tree-work]}" "${secs[cp-tree]}"
+printf '  loading       %9s %6s %14s %7s\n' "${secs[file-load]}" - "${secs[tree-load]}" -
+echo "demo: loading the BPF programs is a fixed cost of each copychain run; work is what a longer copy pays (cp's is its whole run); times under QEMU TCG are not hardware times"
 echo "demo: verified with cmp, diff -r and modes: 1 file of $(stat -c %s "$dir/dst") bytes and a tree of $files files ($tree_bytes bytes), ok"

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # Stage runner shared by scripts/test.sh and scripts/run-main.sh (sourced).
 #
-#   stages_init LOGDIR
+#   stages_init LOGDIR [--brief COUNT]
 #   stage NAME [--needs "A B"] -- CMD...   run CMD (bash errexit, pipefail)
 #                                         with its output shown and saved in
 #                                         LOGDIR/NAME.log; skipped when a
@@ -10,12 +10,22 @@
 #   stages_summary TITLE                  table of stages, results, times;
 #                                         returns 1 if any stage failed or
 #                                         was skipped
+#
+# --brief (COUNT stages in all): a stage's output goes to its log only and
+# the stage prints one line, "[i/COUNT] NAME result time", as the summary
+# table does; on a terminal that line shows the time so far and the log's
+# last line while the stage runs. A failed stage adds its log's last lines
+# and its path. stages_summary then prints only the verdict and total time.
 
 stages_init() {
 	STAGE_LOGDIR=$1
 	STAGE_NAMES=()
 	declare -gA STAGE_RESULT=() STAGE_TIME=()
 	STAGE_T0=$(date +%s)
+	STAGE_BRIEF=0
+	if [ "${2:-}" = --brief ]; then
+		STAGE_BRIEF=$3
+	fi
 	mkdir -p "$STAGE_LOGDIR"
 }
 
@@ -36,19 +46,25 @@ stage() {
 		if ! stage_ok "$dep"; then
 			STAGE_RESULT[$name]="skipped ($dep did not pass)"
 			STAGE_TIME[$name]=0
-			printf '\n==> [%s] skipped: %s did not pass\n' "$name" "$dep"
+			if [ "$STAGE_BRIEF" != 0 ]; then
+				printf '%s ' "$(stage_label "$name")"
+				stage_result "$name"
+			else
+				printf '\n==> [%s] skipped: %s did not pass\n' "$name" "$dep"
+			fi
 			return 0
 		fi
 	done
-	printf '\n==> [%s] %s\n' "$name" "$*"
 	start=$(date +%s)
-	# Not in an if/|| context, so errexit stays on inside the subshell.
+	# Not in an if/|| context, so errexit stays on inside the stage's
+	# subshell.
 	set +e
-	(
-		set -euo pipefail
-		"$@"
-	) 2>&1 | tee "$STAGE_LOGDIR/$name.log"
-	rc=${PIPESTATUS[0]}
+	if [ "$STAGE_BRIEF" != 0 ]; then
+		stage_brief "$name" "$@"
+	else
+		stage_verbose "$name" "$@"
+	fi
+	rc=$?
 	set -e
 	STAGE_TIME[$name]=$(($(date +%s) - start))
 	if [ "$rc" -eq 0 ]; then
@@ -56,14 +72,93 @@ stage() {
 	else
 		STAGE_RESULT[$name]="FAILED (exit $rc)"
 	fi
-	printf '==> [%s] %s in %ss (log: %s)\n' "$name" "${STAGE_RESULT[$name]}" \
-		"${STAGE_TIME[$name]}" "$STAGE_LOGDIR/$name.log"
+	if [ "$STAGE_BRIEF" = 0 ]; then
+		printf '==> [%s] %s in %ss (log: %s)\n' "$name" "${STAGE_RESULT[$name]}" \
+			"${STAGE_TIME[$name]}" "$STAGE_LOGDIR/$name.log"
+		return 0
+	fi
+	stage_result "$name"
+	if [ "$rc" -ne 0 ]; then
+		tail -n 20 "$STAGE_LOGDIR/$name.log" | sed 's/^/    /'
+		printf '    (log: %s)\n' "$STAGE_LOGDIR/$name.log"
+	fi
 	return 0
+}
+
+# stage_verbose NAME CMD...: CMD's output shown and saved in NAME's log;
+# returns CMD's status (run with errexit off, as stage does)
+stage_verbose() {
+	local name=$1
+	shift
+	printf '\n==> [%s] %s\n' "$name" "$*"
+	(
+		set -euo pipefail
+		"$@"
+	) 2>&1 | tee "$STAGE_LOGDIR/$name.log"
+	return "${PIPESTATUS[0]}"
+}
+
+# stage_brief NAME CMD...: CMD's output in NAME's log only (stdin
+# /dev/null: nothing can wait for an answer nobody sees), a progress line
+# on a terminal meanwhile; returns CMD's status (run with errexit off)
+stage_brief() {
+	local name=$1 log=$STAGE_LOGDIR/$1.log ticker="" rc
+	shift
+	: >"$log"
+	if [ -t 1 ]; then
+		stage_ticker "$(stage_label "$name")" "$log" &
+		ticker=$!
+	else
+		printf '%s ' "$(stage_label "$name")"
+	fi
+	(
+		set -euo pipefail
+		"$@"
+	) >"$log" 2>&1 </dev/null
+	rc=$?
+	if [ -n "$ticker" ]; then
+		kill "$ticker"
+		wait "$ticker" 2>/dev/null || true
+		printf '\r\033[K%s ' "$(stage_label "$name")"
+	fi
+	return "$rc"
+}
+
+# "[i/COUNT] NAME", padded
+stage_label() {
+	printf '[%d/%d] %-10s' "${#STAGE_NAMES[@]}" "$STAGE_BRIEF" "$1"
+}
+
+# the rest of a finished stage's line in --brief mode, after its label
+stage_result() {
+	printf '%-32s %5ss\n' "${STAGE_RESULT[$1]}" "${STAGE_TIME[$1]}"
+}
+
+# stage_ticker LABEL LOG: every second, LABEL, the seconds so far and LOG's
+# last line, cut to the terminal's width, over the same terminal line
+stage_ticker() {
+	local label=$1 log=$2 t0=$SECONDS width last
+	width=$(($(tput cols 2>/dev/null || echo 80) - ${#label} - 10))
+	while sleep 1; do
+		last=$(tail -n 1 "$log" | tr -cd '[:print:]' | cut -c "1-$((width > 1 ? width : 1))")
+		printf '\r\033[K%s %4ss %s' "$label" $((SECONDS - t0)) "$last"
+	done
 }
 
 stages_summary() {
 	local title=$1 name bad=() total
 	total=$(($(date +%s) - STAGE_T0))
+	if [ "$STAGE_BRIEF" != 0 ]; then
+		for name in "${STAGE_NAMES[@]}"; do
+			stage_ok "$name" || bad+=("$name")
+		done
+		if [ ${#bad[@]} -eq 0 ]; then
+			printf '%s: PASSED in %ss\n' "$title" "$total"
+			return 0
+		fi
+		printf '%s: FAILED (%s) in %ss\n' "$title" "${bad[*]}" "$total"
+		return 1
+	fi
 	printf '\n==== %s: summary ====\n' "$title"
 	printf '%-12s %-32s %8s\n' stage result time
 	for name in "${STAGE_NAMES[@]}"; do
