@@ -2,10 +2,11 @@
 # iocoro's test command, from a fresh Debian 12 machine to a verdict:
 #
 #   deps       scripts/install-deps.sh
-#   configure  cmake (kernel uapi headers from kernel/build.sh headers,
+#   configure  cmake (the uapi headers committed in include/uapi/,
 #              unless IOCORO_KERNEL_HEADERS is set)
 #   build      cmake --build
-#   unit       ctest -L 'unit|check' on the host (cmocka, and checks of the tree)
+#   unit       ctest -L 'unit|check' on the host (cmocka, and checks of the
+#              tree: among them that include/uapi/ is the series' export)
 #   kernel     kernel/build.sh debug (cached when nothing changed)
 #   initramfs  initramfs/build-initramfs.sh: the build tree in a guest image
 #   guest      ctest -L guest -j2 inside QEMU on the debug kernel
@@ -22,7 +23,7 @@
 #   IOCORO_BUILD_DIR        CMake build dir (default build/, relative to the
 #                           repository root); run artifacts go to
 #                           <build dir>-run/test/
-#   IOCORO_KERNEL_HEADERS   exported uapi headers to build against
+#   IOCORO_KERNEL_HEADERS   other exported uapi headers to build against
 #   IOCORO_GUEST_TIMEOUT    QEMU timeout of the guest stage in s (default 1200)
 #   IOCORO_GUEST_JOBS       guest tests run at once (ctest -j, default 2: the
 #                           guest's 2 CPUs; tests that time things are
