@@ -4,7 +4,7 @@
 # needs, boot the release kernel in QEMU and run the demo there.
 #
 #   deps       scripts/install-deps.sh
-#   configure  cmake (kernel uapi headers from kernel/build.sh headers,
+#   configure  cmake (the uapi headers committed in include/uapi/,
 #              unless IOCORO_KERNEL_HEADERS is set)
 #   build      cmake --build --target copychain: the app, libiocoro and
 #              the BPF skeleton, nothing else (the demo script lands next
@@ -27,7 +27,7 @@
 # Environment:
 #   IOCORO_BUILD_DIR        CMake build dir (default build/); run artifacts
 #                           go to <build dir>-run/main/
-#   IOCORO_KERNEL_HEADERS   exported uapi headers to build against
+#   IOCORO_KERNEL_HEADERS   other exported uapi headers to build against
 #   IOCORO_DEMO_MIB         size of the file copychain copies (default 8)
 #   IOCORO_GUEST_TIMEOUT    QEMU timeout in s (default 600)
 set -euo pipefail

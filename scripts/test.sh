@@ -2,10 +2,11 @@
 # iocoro's test command, from a fresh Debian 12 machine to a verdict:
 #
 #   deps       scripts/install-deps.sh
-#   configure  cmake (kernel uapi headers from kernel/build.sh headers,
+#   configure  cmake (the uapi headers committed in include/uapi/,
 #              unless IOCORO_KERNEL_HEADERS is set)
 #   build      cmake --build
-#   unit       ctest -L 'unit|check' on the host (cmocka, and checks of the tree)
+#   unit       ctest -L 'unit|check' on the host (cmocka, and checks of the
+#              tree: among them that include/uapi/ is the series' export)
 #   kernel     kernel/build.sh debug (cached when nothing changed)
 #   initramfs  initramfs/build-initramfs.sh: the build tree in a guest image
 #   guest      ctest -L guest -j2 inside QEMU on the debug kernel
@@ -22,7 +23,7 @@
 #   IOCORO_BUILD_DIR        CMake build dir (default build/, relative to the
 #                           repository root); run artifacts go to
 #                           <build dir>-run/test/
-#   IOCORO_KERNEL_HEADERS   exported uapi headers to build against
+#   IOCORO_KERNEL_HEADERS   other exported uapi headers to build against
 #   IOCORO_GUEST_TIMEOUT    QEMU timeout of the guest stage in s (default 1200)
 #   IOCORO_GUEST_JOBS       guest tests run at once (ctest -j, default 2: the
 #                           guest's 2 CPUs; tests that time things are
@@ -77,15 +78,10 @@ do_initramfs() {
 # script. A build from the same sources at the same path gives the same
 # key.
 guest_key() {
-	{
-		cat "$(kernel_obj)/arch/x86/boot/bzImage" initramfs/*.sh \
-			initramfs/dracut/*/* scripts/test.sh
-		echo "${IOCORO_GUEST_JOBS:-2}"
-		(cd "$build" && find . -type f ! -path './Testing/*' \
-			! -path '*/CMakeFiles/*' ! -name CMakeCache.txt \
-			! -name install_manifest.txt ! -name '*.img' -print0 |
-			LC_ALL=C sort -z | xargs -0 sha256sum)
-	} | sha256sum | cut -c1-16
+	stage_key "$(kernel_obj)/arch/x86/boot/bzImage" initramfs/*.sh \
+		initramfs/dracut/*/* scripts/test.sh -s "${IOCORO_GUEST_JOBS:-2}" \
+		-x './Testing/*' -x '*/CMakeFiles/*' -x '*/CMakeCache.txt' \
+		-x '*/install_manifest.txt' -x '*.img' "$build"
 }
 
 # The guest tests. A pass is remembered, like the self-test's, for the same
@@ -122,8 +118,7 @@ do_guest() {
 do_selftest() {
 	local bz key stamp
 	bz=$(kernel_obj)/arch/x86/boot/bzImage
-	key=$(cat initramfs/*.sh initramfs/dracut/*/* scripts/test.sh "$bz" |
-		sha256sum | cut -c1-16)
+	key=$(stage_key initramfs/*.sh initramfs/dracut/*/* scripts/test.sh "$bz")
 	stamp=${IOCORO_CACHE:-/var/cache/iocoro}/selftest-$key.passed
 	if [ -f "$stamp" ] && [ "${IOCORO_SELFTEST:-}" != always ]; then
 		echo "selftest: passed before with these inputs ($key), see $stamp"
@@ -140,9 +135,9 @@ do_selftest() {
 do_docs() {
 	local bz key stamp docs=(README.md docs/tutorial.md docs/kernel-series.md)
 	bz=$(kernel_obj)/arch/x86/boot/bzImage
-	key=$(cat "${docs[@]}" tests/docs/run-blocks.sh initramfs/*.sh kernel/patches/* \
-		initramfs/dracut/*/* "$bz" "$build/apps/copychain/copychain" \
-		"$build/docs/tutorial/orc" | sha256sum | cut -c1-16)
+	key=$(stage_key "${docs[@]}" tests/docs/run-blocks.sh initramfs/*.sh \
+		kernel/patches/* initramfs/dracut/*/* "$bz" \
+		"$build/apps/copychain/copychain" "$build/docs/tutorial/orc")
 	stamp=${IOCORO_CACHE:-/var/cache/iocoro}/docs-$key.passed
 	if [ -f "$stamp" ] && [ "${IOCORO_SELFTEST:-}" != always ]; then
 		echo "docs: passed before with these inputs ($key), see $stamp"

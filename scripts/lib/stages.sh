@@ -1,5 +1,6 @@
 # shellcheck shell=bash
-# Stage runner shared by scripts/test.sh and scripts/run-main.sh (sourced).
+# Stage runner shared by scripts/test.sh and scripts/run-main.sh (sourced;
+# tests/liburing/ sources it for stage_key).
 #
 #   stages_init LOGDIR [--brief COUNT]
 #   stage NAME [--needs "A B"] -- CMD...   run CMD (bash errexit, pipefail)
@@ -10,6 +11,9 @@
 #   stages_summary TITLE                  table of stages, results, times;
 #                                         returns 1 if any stage failed or
 #                                         was skipped
+#   stage_key [-s STR|-x PAT|PATH]...     the key of a stage's cached result:
+#                                         a hash of the strings, files and
+#                                         directories named
 #
 # --brief (COUNT stages in all): a stage's output goes to its log only and
 # the stage prints one line, "[i/COUNT] NAME result time", as the summary
@@ -186,4 +190,31 @@ build_kernel() {
 		return 1
 	fi
 	echo "$dir" >"$out"
+}
+
+# stage_key [-s STRING | -x PATTERN | PATH]...: 16 hex digits naming a
+# stage's inputs, for the caches that let a stage skip work it did before
+# (a suite built, a test run that passed). Hashes, in argument order,
+# each STRING as a line, each file's bytes, and each directory as
+# "sha256sum ./<file>" lines of every file under it (in C order), leaving
+# out the paths (./<file>) that match a -x PATTERN given before it
+# (find -path). A PATH it cannot read fails it (with pipefail on).
+stage_key() {
+	local ex=() arg
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-s) printf '%s\n' "$2"; shift 2 ;;
+		-x) ex+=(! -path "$2"); shift 2 ;;
+		*)
+			arg=$1
+			shift
+			if [ -d "$arg" ]; then
+				(cd "$arg" && find . -type f "${ex[@]}" -print0 |
+					LC_ALL=C sort -z | xargs -0r sha256sum) || exit 1
+			else
+				cat "$arg" || exit 1
+			fi
+			;;
+		esac
+	done | sha256sum | cut -c1-16
 }

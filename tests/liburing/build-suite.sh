@@ -28,10 +28,12 @@ die() {
 }
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib/stages.sh
+. "$here/../../scripts/lib/stages.sh" # stage_key
 shopt -s nullglob
 patches=("$here"/patches/*.patch)
 shopt -u nullglob
-key=$(cat "${patches[@]}" /dev/null | sha256sum | cut -c1-8)
+key=$(stage_key "${patches[@]}" | cut -c1-8)
 cache=${IOCORO_CACHE:-/var/cache/iocoro}/liburing-$version-$key
 if [ -f "$cache/.built" ]; then
 	set -- "$cache"/test/*.t

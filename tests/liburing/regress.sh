@@ -25,6 +25,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
+# shellcheck source=scripts/lib/stages.sh
+. "$root/scripts/lib/stages.sh" # stage_key
 
 die() {
 	echo "regress: $*" >&2
@@ -73,9 +75,8 @@ while read -r name secs _; do
 done <"$here/slow.txt"
 
 # everything a guest run executes, but the kernel
-inputs=$(cat "$suite"/*.t "$here/run-suite.sh" "$here/slow.txt" "$launcher" "$cases" \
-	"$root"/initramfs/*.sh "$root"/initramfs/dracut/*/* |
-	sha256sum | cut -c1-16)
+inputs=$(stage_key "$suite"/*.t "$here/run-suite.sh" "$here/slow.txt" "$launcher" \
+	"$cases" "$root"/initramfs/*.sh "$root"/initramfs/dracut/*/*)
 
 img=$out/regress.img
 # built afresh for every run: the image holds a copy of the build tree,
@@ -89,8 +90,7 @@ image() {
 # one kernel's run: results to $out/$1.results
 # the remembered results of kernel $1 (bzImage $2), when they may be used
 stamp_of() {
-	echo "$cache/$1-$({ echo "$inputs $timeout_s $only"; cat "$2"; } |
-		sha256sum | cut -c1-16).results"
+	echo "$cache/$1-$(stage_key -s "$inputs $timeout_s $only" "$2").results"
 }
 
 cached() {

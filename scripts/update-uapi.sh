@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The patched kernel's uapi headers committed in include/uapi/ (what CMake
+# builds against unless -DIOCORO_KERNEL_HEADERS says otherwise): copy them
+# from the series' export, or with --check compare them with it byte for
+# byte (ctest series_uapi).
+#
+# Usage: scripts/update-uapi.sh [--check] [--from DIR] [HEADER...]
+#
+#   --check     copy nothing: name every committed header that differs from
+#               the export or that the export lacks; exit 1 if any does
+#   --from DIR  the export: a 'make headers_install INSTALL_HDR_PATH=DIR'
+#               output (default: the one 'kernel/build.sh headers' prints,
+#               the series of kernel/patches/)
+#   HEADER      a header to add, as a path under include/ (linux/btf.h);
+#               without, the headers include/uapi/ already holds
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+uapi=include/uapi
+
+die() {
+	echo "update-uapi: $*" >&2
+	exit 1
+}
+
+check=0
+from=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--check) check=1; shift ;;
+	--from) from=$2; shift 2 ;;
+	-*) die "unknown option '$1' (see the usage at the top of $0)" ;;
+	*) break ;;
+	esac
+done
+[ "$check" = 0 ] || [ $# -eq 0 ] || die "--check takes no HEADER"
+if [ -z "$from" ]; then
+	from=$("$root/kernel/build.sh" headers | tail -n 1)
+fi
+[ -d "$from/include/linux" ] || die "'$from' is no headers_install output (no include/linux/)"
+from=$(cd "$from" && pwd)
+
+cd "$root"
+headers=("$@")
+if [ ${#headers[@]} -eq 0 ]; then
+	mapfile -t headers < <(cd "$uapi" && find . -type f -name '*.h' | sed 's|^\./||' | LC_ALL=C sort)
+fi
+[ ${#headers[@]} -gt 0 ] || die "no headers in $uapi/ and none named"
+
+bad=0
+for h in "${headers[@]}"; do
+	src=$from/include/$h
+	if [ ! -f "$src" ]; then
+		echo "update-uapi: $uapi/$h: the export has no $src" >&2
+		bad=1
+	elif [ "$check" = 1 ]; then
+		if ! cmp -s "$src" "$uapi/$h"; then
+			echo "update-uapi: $uapi/$h differs from the series' export $src:" >&2
+			diff -u "$uapi/$h" "$src" | head -n 20 >&2 || true
+			bad=1
+		fi
+	elif ! cmp -s "$src" "$uapi/$h" 2>/dev/null; then
+		mkdir -p "$(dirname "$uapi/$h")"
+		cp "$src" "$uapi/$h"
+		echo "update-uapi: $uapi/$h updated from $src"
+	fi
+done
+if [ "$bad" = 1 ] && [ "$check" = 1 ]; then
+	echo "update-uapi: refresh with scripts/update-uapi.sh (copies them from" \
+		"'kernel/build.sh headers'), then commit $uapi/" >&2
+fi
+[ "$bad" = 0 ] || exit 1
+echo "update-uapi: ${#headers[@]} headers in $uapi/ equal the series' export $from"

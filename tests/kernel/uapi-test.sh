@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Host check of scripts/update-uapi.sh (ctest check_uapi_update), on a
+# scratch copy of the script and of include/uapi/ against a made-up export:
+# --check must fail on a header that differs or that the export lacks, and
+# name it; a refresh must make it pass again.
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/uapi-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+tree=$tmp/tree
+export=$tmp/export
+mkdir -p "$tree/scripts" "$tree/include" "$export/include"
+cp "$top/scripts/update-uapi.sh" "$tree/scripts/"
+cp -r "$top/include/uapi" "$tree/include/"
+cp -r "$top/include/uapi/." "$export/include/"
+fails=0
+
+# expect WANT_STATUS NAME GREP ARGS...
+expect() {
+	local want=$1 name=$2 grep=$3 got
+	shift 3
+	"$tree/scripts/update-uapi.sh" --from "$export" "$@" >"$tmp/out" 2>&1
+	got=$?
+	if [ "$got" != "$want" ]; then
+		echo "FAIL $name: exit $got, want $want"
+		sed 's/^/  /' "$tmp/out"
+		fails=$((fails + 1))
+	elif ! grep -q -- "$grep" "$tmp/out"; then
+		echo "FAIL $name: output lacks '$grep'"
+		sed 's/^/  /' "$tmp/out"
+		fails=$((fails + 1))
+	else
+		echo "ok   $name"
+	fi
+}
+
+n=$(find "$top/include/uapi" -type f -name '*.h' | wc -l)
+expect 0 equal "$n headers in include/uapi/ equal" --check
+
+# one byte of the committed io_uring.h changed
+sed -i '0,/IORING_OP_BPF/s//IORING_OP_BPX/' "$tree/include/uapi/linux/io_uring.h"
+expect 1 differs 'include/uapi/linux/io_uring.h differs' --check
+expect 1 differs-says-refresh 'refresh with scripts/update-uapi.sh' --check
+expect 0 refresh 'io_uring.h updated from'
+expect 0 refreshed "$n headers in include/uapi/ equal" --check
+
+# the export lacks a committed header
+mv "$export/include/linux/bpf_common.h" "$tmp/"
+expect 1 missing 'include/uapi/linux/bpf_common.h: the export has no' --check
+mv "$tmp/bpf_common.h" "$export/include/linux/"
+
+# a header added by name, then checked with the rest
+echo '#define EXTRA 1' >"$export/include/linux/extra.h"
+expect 0 add 'include/uapi/linux/extra.h updated from' linux/extra.h
+echo '#define EXTRA 2' >"$export/include/linux/extra.h"
+expect 1 added-differs 'include/uapi/linux/extra.h differs' --check
+
+echo "$fails failed"
+[ "$fails" -eq 0 ]
