@@ -12,8 +12,9 @@
  * budget, far more than a walk's BTREE_MAX_DEPTH reads), with the slot
  * set for the walk (key, off = root, level = depth - 1, reads = 1).
  *
- * A step (IOCORO_STEP(), a struct_ops program of struct io_coro_ops
- * attached to the ring as a kind) that does not sleep: the node lands in
+ * A step (IOCORO_COROUTINE_AT(), a struct_ops program of struct
+ * io_coro_ops attached to the ring as a kind, its state the lookup's slot
+ * in .bss) that does not sleep: the node lands in
  * the lookup's 4 KiB of the registered buffer BTREE_BUF_INDEX, and the
  * step reads it there in place through bpf_io_coro_buf(), a read-only
  * view of those bytes: the head, the keys the binary search probes (at
@@ -129,28 +130,29 @@ static __always_inline int judge(iocoro_ctx_t *ctx,
 	return iocoro_finish(ctx, -BTREE_ECORRUPT);
 }
 
-IOCORO_STEP(btree_lookup)
+/*
+ * A lookup's state: its slot, at its id; NULL for an id out of the
+ * slots. clang turns the check into a test of the high bits, from which
+ * the verifier learns no bound: the mask (which clang may not drop past
+ * the barrier) gives it one.
+ */
+static __always_inline struct btree_slot *slot_of(iocoro_ctx_t *ctx)
 {
-	__u32 id = iocoro_id(step);
-	struct btree_slot *s;
+	__u32 id = iocoro_id(ctx);
 
 	if (id >= BTREE_MAX_INFLIGHT)
-		return iocoro_finish(step, -ENOENT);
-	/*
-	 * clang turns the check into a test of the high bits, from which the
-	 * verifier learns no bound: the mask (which clang may not drop past
-	 * the barrier) gives it one
-	 */
+		return NULL;
 	barrier_var(id);
-	s = &btree_slots[id & (BTREE_MAX_INFLIGHT - 1)];
-	/* every step judges a read: an IORING_OP_BPF start has none */
-	if (!iocoro_ctx_has_prev(step))
-		return iocoro_finish(step, -EINVAL);
-	s->steps++;
-	return judge(step, s, id, iocoro_ctx_prev_res(step));
+	return &btree_slots[id & (BTREE_MAX_INFLIGHT - 1)];
 }
 
-SEC(".struct_ops")
-struct io_coro_ops btree_lookup_kind = { .step = (void *)btree_lookup };
+IOCORO_COROUTINE_AT(btree_lookup, struct btree_slot, slot_of(ctx))
+{
+	/* every step judges a read: an IORING_OP_BPF start has none */
+	if (!iocoro_ctx_has_prev(ctx))
+		return iocoro_finish(ctx, -EINVAL);
+	st->steps++;
+	return judge(ctx, st, iocoro_id(ctx), iocoro_ctx_prev_res(ctx));
+}
 
 char LICENSE[] SEC("license") = "GPL";

@@ -9,13 +9,8 @@
 
 #include "catchain.h"
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);	/* user space writes it directly */
-	__uint(max_entries, CAT_MAX_JOBS);
-	__type(key, __u32);
-	__type(value, struct catchain_state);
-} cat_states SEC(".maps");
+/* a file's coroutine state at its slot; user space writes it directly */
+IOCORO_STATES(cat_states, struct catchain_state, CAT_MAX_JOBS);
 
 /* close the file, then end with st->error (0: all went well) */
 static __always_inline int cat_close(iocoro_ctx_t *ctx,

@@ -21,22 +21,10 @@
 #include "copychain.h"
 
 /* the files being copied, one slot a job (max_entries set at load) */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct copychain_file);
-} cc_files SEC(".maps");
+IOCORO_STATES(cc_files, struct copychain_file, 1);
 
-/* their lanes: slot job * CC_MAX_DEPTH + k */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(max_entries, CC_MAX_DEPTH);
-	__type(key, __u32);
-	__type(value, struct copychain_lane);
-} cc_lanes SEC(".maps");
+/* their lanes: slot job * CC_MAX_DEPTH + k (max_entries set at load) */
+IOCORO_STATES(cc_lanes, struct copychain_lane, CC_MAX_DEPTH);
 
 /* the file coroutine ends with @res; user space times the copy with it */
 static __always_inline long cc_finish(iocoro_ctx_t *ctx,

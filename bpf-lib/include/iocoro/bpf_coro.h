@@ -132,6 +132,23 @@ IOCORO_INLINE __u32 iocoro_self(const iocoro_ctx_t *ctx)
 }
 
 /*
+ * Define @name, an array map of @n coroutine states of type @value_type,
+ * one at each coroutine id, that user space maps into its memory
+ * (BPF_F_MMAPABLE: iocoro_map_mmap()) and writes before a start:
+ *
+ *   IOCORO_STATES(states, struct my_state, 64);
+ *   IOCORO_COROUTINE(my_step, &states, struct my_state) { ... }
+ */
+#define IOCORO_STATES(name, value_type, n)                                  \
+	struct {                                                            \
+		__uint(type, BPF_MAP_TYPE_ARRAY);                           \
+		__uint(map_flags, BPF_F_MMAPABLE);                          \
+		__uint(max_entries, (n));                                   \
+		__type(key, __u32);                                         \
+		__type(value, value_type);                                  \
+	} name SEC(".maps")
+
+/*
  * The coroutine's state: the value of array (or hash) map @map at the
  * coroutine's id, or NULL. Use: st = iocoro_state(&states, ctx);
  */
