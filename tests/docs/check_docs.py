@@ -18,7 +18,9 @@
    prototype (compared with whitespace normalised). A reference
    "iocoro_x(3)" in any page has its page, iocoro.7 names every function,
    and groff -man -Tutf8 -ww (or man -l --warnings) renders every page,
-   links through man3/, without a warning.
+   links through man3/, without a warning. The version iocoro.7 and
+   the reference state is iocoro.h's IOCORO_VERSION_*, the newest
+   version node of libiocoro.map.
 4. Every list of the ring setup flags libiocoro refuses (two or more of
    SQPOLL, IOPOLL, SQE128, CQE32 in a row) in the docs and man pages is
    iocoro.h's IOCORO_SETUP_UNUSABLE, or the kernel's own refusal (what
@@ -342,6 +344,21 @@ elif pages:
             out = render(tool, tmp, page)
             if out:
                 errors.append("%s/%s: %s -ww: %s" % (MAN, fname, os.path.basename(tool), out))
+
+# the version the docs state is iocoro.h's, the newest of libiocoro.map
+hdr = read("runtime/include/iocoro.h")
+major = re.search(r"#define IOCORO_VERSION_MAJOR (\d+)", hdr)
+minor = re.search(r"#define IOCORO_VERSION_MINOR (\d+)", hdr)
+version = "%s.%s" % (major.group(1), minor.group(1)) if major and minor else "?"
+nodes = re.findall(r"^IOCORO_(\d+)\.(\d+) \{", read("runtime/libiocoro.map"), re.M)
+newest = max(((int(a), int(b)) for a, b in nodes), default=None)
+if newest is None or "%d.%d" % newest != version:
+    errors.append("runtime/libiocoro.map: its newest version node is not IOCORO_%s (iocoro.h)" % version)
+for rel, pattern in (("runtime/man/iocoro.7", r"This is libiocoro (\d+\.\d+)"),
+                     ("docs/reference.md", r"\*\*Versioned symbols\*\*: libiocoro (\d+\.\d+)")):
+    vm = re.search(pattern, read(rel))
+    if not vm or vm.group(1) != version:
+        errors.append("%s: does not say libiocoro %s (iocoro.h's IOCORO_VERSION_*)" % (rel, version))
 
 # ---- 4. the ring flags libiocoro refuses, listed as iocoro.h lists them
 FLAG_WORDS = ("SQPOLL", "IOPOLL", "SQE128", "CQE32")

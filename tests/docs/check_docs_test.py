@@ -108,6 +108,10 @@ case("a man page's list that lacks one",
 case("IOCORO_SETUP_UNUSABLE changed, the docs not",
      lambda t: edit(t, "runtime/include/iocoro.h", "IORING_SETUP_SQE128 |", ""),
      "README.md:")
+case("a new minor version in iocoro.h, the map and docs not",
+     lambda t: edit(t, "runtime/include/iocoro.h", "#define IOCORO_VERSION_MINOR 1",
+                    "#define IOCORO_VERSION_MINOR 2"),
+     "runtime/man/iocoro.7: does not say libiocoro 1.2")
 
 if failures:
     print("check_docs_test: %d of the cases failed: %s" % (len(failures), ", ".join(failures)))
