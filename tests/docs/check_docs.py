@@ -27,9 +27,10 @@
    the series' "ctx->flags & (...)" checks name) where the list does not
    mention IOCORO_SETUP_UNUSABLE; and IOCORO_SETUP_UNUSABLE holds the
    kernel's.
-5. README.md, docs/*.md, apps/*/README.md and bench/README.md name only
-   what the tree has: every iocoro_*, IOCORO_*, IORING_* and IOSQE_* name
-   (a prefix when followed by *, <, [ or {) occurs in the tree's code (C
+5. README.md, docs/*.md and the READMEs of apps/*, bench, tests and
+   initramfs name only what the tree has: every iocoro_*, IOCORO_*,
+   IORING_* and IOSQE_* name in them and in the man pages (a prefix
+   when followed by *, <, [ or {) occurs in the tree's code (C
    without its comments, CMake, scripts), in the patched uapi header
    (--uapi), liburing's, or the series' added lines; every path under a
    top-level directory of the tree exists (a glob where it has *, <x> or
@@ -396,7 +397,7 @@ FLAG_LIST = re.compile(
 def doc_files():
     """the docs the names, paths and flag lists are checked in"""
     files = ["README.md"]
-    for pattern in ("docs/*.md", "apps/*/README.md", "bench/README.md"):
+    for pattern in ("docs/*.md", "apps/*/README.md", "bench/README.md", "tests/README.md", "initramfs/README.md"):
         files += sorted(os.path.relpath(p, root) for p in glob.glob(os.path.join(root, pattern)))
     return files
 
@@ -524,15 +525,17 @@ def anchors(rel):
 
 
 nnames = npaths = 0
-for doc in doc_files():
+for doc in doc_files() + man_docs:
     text = read(doc)
-    docdir = os.path.dirname(doc)
     for nm in NAME.finditer(text):
         name, prefix = nm.group(1), nm.group(2) is not None or nm.group(1).endswith("_")
         nnames += 1
         if not name_exists(name, prefix):
             errors.append("%s:%d: names %s%s, which the tree does not define"
                           % (doc, line_of(text, nm.start()), name, "*" if prefix else ""))
+for doc in doc_files():
+    text = read(doc)
+    docdir = os.path.dirname(doc)
     for pm in PATH.finditer(text):
         npaths += 1
         if not path_exists(root, pm.group(1)) and not kernel_path(text, pm):

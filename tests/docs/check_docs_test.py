@@ -87,6 +87,12 @@ case("an IOSQE_ flag io_uring lacks",
      lambda t: append(t, "docs/tutorial.md", "\n`IOSQE_NO_SUCH`\n"), "names IOSQE_NO_SUCH,")
 case("an IOCORO_ name the tree lacks",
      lambda t: append(t, "README.md", "\n`IOCORO_NO_SUCH_FLAG`\n"), "names IOCORO_NO_SUCH_FLAG,")
+case("a man page's name the tree lacks",
+     lambda t: append(t, "runtime/man/iocoro_wait.3", ".PP\nSee\n.BR IORING_ENTER_NO_SUCH .\n"),
+     "runtime/man/iocoro_wait.3:")
+case("a file tests/README.md names, moved",
+     lambda t: os.rename(os.path.join(t, "tests/lib/case.h"), os.path.join(t, "tests/lib/cases.h")),
+     "tests/README.md:")
 case("a file the tree lacks",
      lambda t: append(t, "README.md", "\nsee `tests/regress/` for more\n"),
      "names tests/regress/, which the tree lacks")
