@@ -279,12 +279,13 @@ static inline int btree_step(const struct btree_node *n, __u32 level,
 /*
  * One lookup of the coroutine (btree.bpf.c): slot id of the global array
  * btree_slots[], which user space maps (the skeleton's .bss). User space
- * writes key and starts coroutine id; the coroutine's first step (the one
- * not linked after a read) sets the rest, reads the root into the slot's
- * node buffer (a READ_FIXED into BTREE_BUF_INDEX), and each step after a
- * read searches the node there (the pieces of btree_step(), reading in
- * place through bpf_io_coro_buf() the head, the keys probed and the
- * pointer found) and reads the child, until the leaf. Its end's res:
+ * sets the slot for a walk from the root (key, off, level, reads) and
+ * submits the root's read into the slot's node buffer (a READ_FIXED into
+ * BTREE_BUF_INDEX) carrying the coroutine's first step; each step, run
+ * at a read's completion, searches the node there (the pieces of
+ * btree_step(), reading in place through bpf_io_coro_buf() the head, the
+ * keys probed and the pointer found) and reads the child, until the
+ * leaf. Its end's res:
  * BTREE_FOUND (value set), BTREE_ABSENT, -BTREE_ECORRUPT (off: the
  * corrupt node), -EIO (a short read), -EFAULT (no node buffer registered
  * for the slot) or the read's -errno.

@@ -18,9 +18,27 @@
    prototype (compared with whitespace normalised). A reference
    "iocoro_x(3)" in any page has its page, iocoro.7 names every function,
    and groff -man -Tutf8 -ww (or man -l --warnings) renders every page,
-   links through man3/, without a warning.
+   links through man3/, without a warning. The version iocoro.7 and
+   the reference state is iocoro.h's IOCORO_VERSION_*, the newest
+   version node of libiocoro.map.
+4. Every list of the ring setup flags libiocoro refuses (two or more of
+   SQPOLL, IOPOLL, SQE128, CQE32 in a row) in the docs and man pages is
+   iocoro.h's IOCORO_SETUP_UNUSABLE, or the kernel's own refusal (what
+   the series' "ctx->flags & (...)" checks name) where the list does not
+   mention IOCORO_SETUP_UNUSABLE; and IOCORO_SETUP_UNUSABLE holds the
+   kernel's.
+5. README.md, docs/*.md and the READMEs of apps/*, bench, tests and
+   initramfs name only what the tree has: every iocoro_*, IOCORO_*,
+   IORING_* and IOSQE_* name in them and in the man pages (a prefix
+   when followed by *, <, [ or {) occurs in the tree's code (C
+   without its comments, CMake, scripts), in the patched uapi header
+   (--uapi), liburing's, or the series' added lines; every path under a
+   top-level directory of the tree exists (a glob where it has *, <x> or
+   {a,b}), unless it is a file of the kernel the series changes or is
+   written after "the kernel's"; every relative link's file exists, and
+   its #anchor is a heading of that file.
 
-Usage: check_docs.py <source dir>
+Usage: check_docs.py <source dir> [--uapi <linux/io_uring.h>]...
 """
 import glob
 import os
@@ -30,7 +48,10 @@ import subprocess
 import sys
 import tempfile
 
+if len(sys.argv) < 2 or len(sys.argv) % 2:
+    sys.exit("usage: check_docs.py <source dir> [--uapi <linux/io_uring.h>]...")
 root = sys.argv[1]
+uapi = [sys.argv[i + 1] for i in range(2, len(sys.argv), 2) if sys.argv[i] == "--uapi"]
 errors = []
 
 
@@ -325,9 +346,222 @@ elif pages:
             if out:
                 errors.append("%s/%s: %s -ww: %s" % (MAN, fname, os.path.basename(tool), out))
 
+# the version the docs state is iocoro.h's, the newest of libiocoro.map
+hdr = read("runtime/include/iocoro.h")
+major = re.search(r"#define IOCORO_VERSION_MAJOR (\d+)", hdr)
+minor = re.search(r"#define IOCORO_VERSION_MINOR (\d+)", hdr)
+version = "%s.%s" % (major.group(1), minor.group(1)) if major and minor else "?"
+nodes = re.findall(r"^IOCORO_(\d+)\.(\d+) \{", read("runtime/libiocoro.map"), re.M)
+newest = max(((int(a), int(b)) for a, b in nodes), default=None)
+if newest is None or "%d.%d" % newest != version:
+    errors.append("runtime/libiocoro.map: its newest version node is not IOCORO_%s (iocoro.h)" % version)
+for rel, pattern in (("runtime/man/iocoro.7", r"This is libiocoro (\d+\.\d+)"),
+                     ("docs/reference.md", r"\*\*Versioned symbols\*\*: libiocoro (\d+\.\d+)")):
+    vm = re.search(pattern, read(rel))
+    if not vm or vm.group(1) != version:
+        errors.append("%s: does not say libiocoro %s (iocoro.h's IOCORO_VERSION_*)" % (rel, version))
+
+# ---- 4. the ring flags libiocoro refuses, listed as iocoro.h lists them
+FLAG_WORDS = ("SQPOLL", "IOPOLL", "SQE128", "CQE32")
+
+
+def flag_set(expr):
+    """the IORING_SETUP_* words of a C expression, without the prefix"""
+    return frozenset(re.findall(r"IORING_SETUP_(\w+)", expr))
+
+
+m = re.search(r"#define IOCORO_SETUP_UNUSABLE((?:[^\n]*\\\n)*[^\n]*)",
+              read("runtime/include/iocoro.h"))
+unusable = flag_set(m.group(1)) if m else frozenset()
+if not unusable:
+    errors.append("iocoro.h: no IOCORO_SETUP_UNUSABLE to compare the docs with")
+# the kernel's own refusal: io_uring/bpf.c's "ctx->flags & (...)" checks
+kernel_refused = set()
+for path in sorted(glob.glob(os.path.join(root, "kernel/patches/*.patch"))):
+    with open(path, encoding="utf-8") as f:
+        added = "\n".join(l[1:] for l in f.read().split("\n") if l.startswith("+"))
+    for expr in re.findall(r"ctx->flags & \((IORING_SETUP_\w+(?:\s*\|\s*IORING_SETUP_\w+)+)\)",
+                           added):
+        kernel_refused.add(flag_set(expr))
+if len(kernel_refused) > 1:
+    errors.append("kernel/patches: the series refuses different sets of ring flags: %s"
+                  % "; ".join(" ".join(sorted(k)) for k in sorted(kernel_refused, key=sorted)))
+kernel_set = min(kernel_refused, key=sorted) if kernel_refused else frozenset()
+if not kernel_set <= unusable:
+    errors.append("iocoro.h: IOCORO_SETUP_UNUSABLE lacks flags the kernel refuses (%s)"
+                  % " ".join(sorted(kernel_set - unusable)))
+FLAG_LIST = re.compile(
+    r"(?:IORING_SETUP_)?(?:%s)\b(?:(?:[\s`*\\,|/\"]|^\.[BIR]{1,2}\b|\bor\b|\band\b)+"
+    r"(?:IORING_SETUP_)?(?:%s)\b)+" % ("|".join(FLAG_WORDS), "|".join(FLAG_WORDS)), re.M)
+
+
+def doc_files():
+    """the docs the names, paths and flag lists are checked in"""
+    files = ["README.md"]
+    for pattern in ("docs/*.md", "apps/*/README.md", "bench/README.md", "tests/README.md",
+                    "initramfs/README.md"):
+        files += sorted(os.path.relpath(p, root) for p in glob.glob(os.path.join(root, pattern)))
+    return files
+
+
+def line_of(text, pos):
+    return text.count("\n", 0, pos) + 1
+
+
+man_docs = sorted(os.path.relpath(p, root) for p in
+                  glob.glob(os.path.join(root, "runtime/man/*.[0-9]")) +
+                  glob.glob(os.path.join(root, "apps/*/*.1")))
+nflaglists = 0
+for doc in doc_files() + man_docs:
+    text = read(doc)
+    for fm in FLAG_LIST.finditer(text):
+        listed = frozenset(re.findall(r"(?:%s)\b" % "|".join(FLAG_WORDS), fm.group(0)))
+        nflaglists += 1
+        near = text[max(0, fm.start() - 200):fm.end() + 200]
+        if listed == unusable:
+            continue
+        if listed == kernel_set and "IOCORO_SETUP_UNUSABLE" not in near:
+            continue
+        errors.append("%s:%d: lists the ring flags %s; IOCORO_SETUP_UNUSABLE (iocoro.h) is %s%s"
+                      % (doc, line_of(text, fm.start()), ", ".join(sorted(listed)),
+                         ", ".join(sorted(unusable)),
+                         "" if not kernel_set else ", the kernel's refusal (IORING_OP_BPF) %s"
+                         % ", ".join(sorted(kernel_set))))
+
+# ---- 5. the names and files the docs mention exist in the tree
+SKIP_DIRS = {".git", "results"}
+CODE_EXT = (".c", ".h", ".map", ".cmake", ".sh", ".py", ".in", ".txt", ".config")
+
+
+def strip_c_comments(text):
+    return re.sub(r"//[^\n]*", "", re.sub(r"/\*.*?\*/", " ", text, flags=re.S))
+
+
+def tree_files():
+    """every file of the tree (not .git, not a build dir inside it)"""
+    for dirpath, dirnames, filenames in os.walk(root):
+        if "CMakeCache.txt" in filenames and dirpath != root:
+            dirnames[:] = []
+            continue
+        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS and
+                       not os.path.exists(os.path.join(dirpath, d, "CMakeCache.txt"))]
+        for fname in filenames:
+            yield os.path.join(dirpath, fname)
+
+
+code_names = set()      # identifiers of the code: C without its comments, scripts, CMake
+for path in tree_files():
+    fname = os.path.basename(path)
+    if os.path.relpath(path, root).startswith("tests/docs/"):
+        continue        # these checks and their tests name what must not exist
+    if not (fname.endswith(CODE_EXT) or fname == "Makefile") or fname == "CMakeCache.txt":
+        continue
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except (UnicodeDecodeError, OSError):
+        continue
+    if fname.endswith((".c", ".h")):
+        text = strip_c_comments(text)
+    code_names.update(re.findall(r"\b(?:iocoro|IOCORO|IORING|IOSQE)_\w+", text))
+uapi_names = set()      # io_uring's uapi: the patched header, liburing's, the series
+for path in uapi + ["/usr/include/linux/io_uring.h", "/usr/include/liburing/io_uring.h",
+                    "/usr/include/liburing.h"]:
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            uapi_names.update(re.findall(r"\b(?:IORING|IOSQE)_\w+", f.read()))
+for path in glob.glob(os.path.join(root, "kernel/patches/*.patch")):
+    with open(path, encoding="utf-8") as f:
+        uapi_names.update(re.findall(r"^\+.*?\b((?:IORING|IOSQE)_\w+)", f.read(), re.M))
+known = code_names | uapi_names
+
+
+def name_exists(name, prefix):
+    """name is known; a prefix (IORING_OP_*, iocoro_ctx_<x>) is one's start"""
+    if prefix:
+        return any(k.startswith(name) for k in known)
+    return name in known
+
+
+NAME = re.compile(r"\b((?:iocoro|IOCORO|IORING|IOSQE)_\w*)(\*|<|\[|\{)?")
+TOP = sorted(d for d in os.listdir(root) if os.path.isdir(os.path.join(root, d)) and
+             not d.startswith(".") and not os.path.exists(os.path.join(root, d, "CMakeCache.txt")))
+PATH = re.compile(r"(?<![\w./$~<{-])((?:%s)/[\w.*<>{}/+-]*)" % "|".join(map(re.escape, TOP)))
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+# the kernel tree's files the series changes, and their directories: a
+# doc may name those, or any file of "the kernel's" (so written before it)
+kernel_paths = set()
+for path in glob.glob(os.path.join(root, "kernel/patches/*.patch")):
+    with open(path, encoding="utf-8") as f:
+        for kp in re.findall(r"^diff --git a/(\S+)", f.read(), re.M):
+            parts = kp.split("/")
+            kernel_paths.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
+
+
+def kernel_path(text, pm):
+    rel = pm.group(1).rstrip(".,:;/")
+    return rel in kernel_paths or re.search(r"kernel's\W*$", text[max(0, pm.start() - 20):pm.start()])
+
+
+def path_exists(base, rel):
+    """rel (a glob when it has *, <x> or {a,b}) names a file or dir under base"""
+    rel = re.sub(r"<[^>]*>|\{[^}]*\}", "*", rel.rstrip(".,:;"))
+    full = os.path.normpath(os.path.join(base, rel))
+    if "*" in rel:
+        return bool(glob.glob(full))
+    return os.path.exists(full)
+
+
+def slug(heading):
+    """GitHub's anchor of a heading"""
+    heading = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return heading.replace(" ", "-")
+
+
+def anchors(rel):
+    text = read(rel)
+    text = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+    return {slug(h) for h in re.findall(r"^#+ (.*)$", text, re.M)}
+
+
+nnames = npaths = 0
+for doc in doc_files() + man_docs:
+    text = read(doc)
+    for nm in NAME.finditer(text):
+        name, prefix = nm.group(1), nm.group(2) is not None or nm.group(1).endswith("_")
+        nnames += 1
+        if not name_exists(name, prefix):
+            errors.append("%s:%d: names %s%s, which the tree does not define"
+                          % (doc, line_of(text, nm.start()), name, "*" if prefix else ""))
+for doc in doc_files():
+    text = read(doc)
+    docdir = os.path.dirname(doc)
+    for pm in PATH.finditer(text):
+        npaths += 1
+        if not path_exists(root, pm.group(1)) and not kernel_path(text, pm):
+            errors.append("%s:%d: names %s, which the tree lacks"
+                          % (doc, line_of(text, pm.start()), pm.group(1).rstrip(".,:;")))
+    for lm in LINK.finditer(text):
+        target = lm.group(1)
+        if re.match(r"[a-z]+:", target):
+            continue
+        npaths += 1
+        rel, _, anchor = target.partition("#")
+        dest = os.path.normpath(os.path.join(docdir, rel)) if rel else doc
+        if rel and not path_exists(os.path.join(root, docdir), rel):
+            errors.append("%s:%d: links to %s, which the tree lacks"
+                          % (doc, line_of(text, lm.start()), rel))
+        elif anchor and dest.endswith(".md") and anchor not in anchors(dest):
+            errors.append("%s:%d: links to %s#%s, which has no such heading"
+                          % (doc, line_of(text, lm.start()), dest, anchor))
+
 for e in errors:
     print("check_docs: " + e)
 print("check_docs: %d tutorial blocks, %d public names checked, %d man pages "
-      "(%d functions) checked, %d problems"
-      % (nblocks, len(public), len(pages), len(functions), len(errors)))
+      "(%d functions) checked, %d ring-flag lists, %d names and %d paths in the docs, "
+      "%d problems"
+      % (nblocks, len(public), len(pages), len(functions), nflaglists, nnames, npaths,
+         len(errors)))
 sys.exit(1 if errors else 0)

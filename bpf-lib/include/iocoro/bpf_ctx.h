@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR MIT) */
 /*
  * Accessors of the completion a step runs for: struct io_coro_step, the
- * step's context (iocoro/coro_ops.h), read through the kernel's BTF. The
- * user_data of the step's own request and, when that request was an
- * operation (or an IORING_OP_BPF linked after one), how it completed.
+ * step's context (iocoro/coro_ops.h), read through the kernel's BTF. A
+ * step runs once the request that carries it completed: an operation
+ * queued with the step as its continuation (iocoro_await(), or submitted
+ * by user space with IOSQE_BPF_STEP), whose user_data and result it
+ * sees, or an IORING_OP_BPF start, which has no operation of its own.
  * Include <iocoro/bpf.h> rather than this file.
  */
 #ifndef IOCORO_BPF_CTX_H
@@ -25,9 +27,10 @@ IOCORO_INLINE __u64 iocoro_ctx_user_data(const iocoro_ctx_t *ctx)
 }
 
 /*
- * 1 if the step runs for an operation's completion (its own request's,
- * or that of the request an IORING_OP_BPF was linked after), else 0: an
- * IORING_OP_BPF started on its own
+ * 1 if the step runs for an operation's completion: the operation that
+ * carried the step (or, for an IORING_OP_BPF start that user space linked
+ * after a request with IOSQE_IO_LINK, that request); 0 for a start on its
+ * own
  */
 IOCORO_INLINE int iocoro_ctx_has_prev(const iocoro_ctx_t *ctx)
 {

@@ -50,13 +50,14 @@
 
 /* what a step sees: the completion it runs for */
 struct io_coro_step {
-	/* the request's */
+	/* the request's that carried the step: an operation, or a start */
 	__u64	user_data;
-	/* whose completion res is: the request's, or the one it is linked after */
+	/* whose completion res is: that operation's (or, for a start linked
+	 * after a request, that request's) */
 	__u64	res_user_data;
 	__s32	res;
 	__u32	cqe_flags;
-	/* 0: an IORING_OP_BPF linked after nothing; res is then 0 */
+	/* 0 for an IORING_OP_BPF start linked after nothing; res is then 0 */
 	__u32	has_res;
 	/* the kind that runs */
 	__u32	kind;
