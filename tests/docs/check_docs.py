@@ -484,8 +484,23 @@ def name_exists(name, prefix):
 
 
 NAME = re.compile(r"\b((?:iocoro|IOCORO|IORING|IOSQE)_\w*)(\*|<|\[|\{)?")
-TOP = sorted(d for d in os.listdir(root) if os.path.isdir(os.path.join(root, d)) and
-             not d.startswith(".") and not os.path.exists(os.path.join(root, d, "CMakeCache.txt")))
+def top_dirs():
+    """the tree's top-level directories: git's when it is a clone (build
+    outputs such as build-run/ are not the tree's), else those on disk"""
+    try:
+        out = subprocess.run(["git", "-C", root, "ls-files"], capture_output=True,
+                             text=True, check=True).stdout
+        tops = {f.split("/", 1)[0] for f in out.splitlines() if "/" in f}
+        if tops:
+            return sorted(d for d in tops if not d.startswith("."))
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    return sorted(d for d in os.listdir(root) if os.path.isdir(os.path.join(root, d)) and
+                  not d.startswith(".") and
+                  not os.path.exists(os.path.join(root, d, "CMakeCache.txt")))
+
+
+TOP = top_dirs()
 PATH = re.compile(r"(?<![\w./$~<{-])((?:%s)/[\w.*<>{}/+-]*)" % "|".join(map(re.escape, TOP)))
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 
