@@ -13,16 +13,13 @@
 
 int main(int argc, char **argv)
 {
-	static char log[1 << 20];
-	struct iocoro_load_opts opts = {
-		.sz = sizeof(opts), .log_buf = log, .log_size = sizeof(log),
-	};
 	struct orc_state st = { .step = ORC_OPEN };
 	struct orc_bpf *skel = NULL;
 	struct iocoro_done done;
 	struct iocoro co;
 	char buf[4096];
-	int ret, kind;
+	unsigned int kind;
+	int ret;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: orc FILE\n");
@@ -42,21 +39,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "orc: cannot open the BPF object\n");
 		goto fail;
 	}
-	ret = iocoro_skel_load(&co, skel->skeleton, &opts);
-	if (ret < 0) {
-		if (log[0])
-			fprintf(stderr, "orc: verifier log:\n%s\n", log);
+	/* (a program the verifier refuses gets its log printed to stderr) */
+	ret = iocoro_skel_load(&co, skel->skeleton, NULL);
+	if (ret < 0)
 		goto err;
-	}
 
 	/* 3. the kind the step got on the ring */
-	kind = iocoro_prog_index(skel->obj, skel->progs.orc);
+	ret = iocoro_prog_index(skel->obj, skel->progs.orc);
+	if (ret < 0)
+		goto err;
+	kind = (unsigned int)ret;
 
 	/* 4. start coroutine 0 with its state, and wait for its end */
 	st.path = (uintptr_t)argv[1];
 	st.buf = (uintptr_t)buf;
 	st.len = sizeof(buf);
-	ret = iocoro_start_state(&co, (unsigned int)kind, 0,
+	ret = iocoro_start_state(&co, kind, 0,
 				 skel->maps.orc_states, &st, sizeof(st));
 	if (ret < 0)
 		goto err;

@@ -19,7 +19,7 @@ struct orcwc {
 	struct iocoro co;
 	int have_ring;
 	struct orcwc_bpf *skel;
-	int kind;		/* of the step on the ring */
+	unsigned int kind;	/* of the step on the ring */
 	struct orcwc_state *st;	/* orcwc_states, mmap()ed: st[id] */
 	size_t st_len;
 };
@@ -38,9 +38,10 @@ static int setup(struct orcwc *w)
 	ret = iocoro_skel_load(&w->co, w->skel->skeleton, NULL);
 	if (ret < 0)
 		return ret;
-	w->kind = iocoro_prog_index(w->skel->obj, w->skel->progs.orcwc);
-	if (w->kind < 0)
-		return w->kind;
+	ret = iocoro_prog_index(w->skel->obj, w->skel->progs.orcwc);
+	if (ret < 0)
+		return ret;
+	w->kind = (unsigned int)ret;
 	return iocoro_map_mmap(w->skel->maps.orcwc_states, (void **)&w->st,
 			       &w->st_len);
 }
@@ -59,7 +60,7 @@ static int start_all(struct orcwc *w, char **files, int n, char *bufs)
 		};
 		ids[i] = (uint32_t)i;
 	}
-	ret = iocoro_start_many(&w->co, (unsigned int)w->kind, ids,
+	ret = iocoro_start_many(&w->co, w->kind, ids,
 				(unsigned int)n);
 	if (ret < 0)
 		return ret;
