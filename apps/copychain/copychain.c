@@ -701,7 +701,7 @@ static int copy_ended(struct cc_engine *e, const struct iocoro_done *done,
 	/* an operation whose step did not run: the copy cannot go on */
 	int res = done->how == IOCORO_ORPHANED ? -ECANCELED : done->res;
 
-	if (done->prog == e->lane_kind) {
+	if (done->kind == e->lane_kind) {
 		if (!lane_failed(e, done->id, res, slot))
 			return 0;
 		*err = e->files[*slot].error ? (int)e->files[*slot].error : res;

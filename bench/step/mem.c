@@ -195,7 +195,7 @@ static int mem_reap_cqe(struct mem_reap *mr, struct bench *b,
 		return 0;
 	}
 	if (iocoro_cqe_done(cqe, &done) == 1) {
-		if (done.how != IOCORO_FINISHED || done.prog != b->wait_kind ||
+		if (done.how != IOCORO_FINISHED || done.kind != b->wait_kind ||
 		    done.id >= mr->m || mr->seen[done.id] ||
 		    done.res != -ECANCELED)
 			return bad_cqe("memory", cqe,

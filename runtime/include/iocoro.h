@@ -434,8 +434,11 @@ struct iocoro_done {
 	uint32_t id;
 	int32_t res;
 	enum iocoro_how how;
-	/* the kind of the step that ended it */
-	uint32_t prog;
+	/* the kind of the step that ended it ("prog" is its older name) */
+	union {
+		uint32_t kind;
+		uint32_t prog;
+	};
 	uint64_t user_data;
 };
 
@@ -464,7 +467,7 @@ static inline int iocoro_cqe_done(const struct io_uring_cqe *cqe,
 		else
 			done->how = cqe->res < 0 ? IOCORO_FAILED
 						 : IOCORO_ORPHANED;
-		done->prog = iocoro_ud_prog(ud);
+		done->kind = iocoro_ud_prog(ud);
 		done->user_data = ud;
 		return 1;
 	}

@@ -40,6 +40,7 @@
 
 Usage: check_docs.py <source dir> [--uapi <linux/io_uring.h>]...
 """
+import fnmatch
 import glob
 import os
 import re
@@ -495,8 +496,13 @@ def top_dirs():
             return sorted(d for d in tops if not d.startswith("."))
     except (OSError, subprocess.CalledProcessError):
         pass
+    ignored = []
+    if os.path.exists(os.path.join(root, ".gitignore")):
+        with open(os.path.join(root, ".gitignore"), encoding="utf-8") as f:
+            ignored = [l.strip().strip("/") for l in f if l.startswith("/")]
     return sorted(d for d in os.listdir(root) if os.path.isdir(os.path.join(root, d)) and
                   not d.startswith(".") and
+                  not any(fnmatch.fnmatch(d, pat) for pat in ignored) and
                   not os.path.exists(os.path.join(root, d, "CMakeCache.txt")))
 
 

@@ -11,6 +11,7 @@ copy's iocoro.h may be named by its docs.
 Usage: check_docs_test.py <source dir> [--uapi <linux/io_uring.h>]...
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,8 +24,10 @@ failures = []
 
 
 def ignore(dirpath, names):
-    """.git, and any build directory inside the tree"""
+    """.git, and any build directory or run output inside the tree"""
+    top = os.path.abspath(dirpath) == os.path.abspath(src)
     return [n for n in names if n == ".git" or
+            (top and (n.startswith("build") or n == "guest-logs")) or
             os.path.exists(os.path.join(dirpath, n, "CMakeCache.txt"))]
 
 
@@ -114,10 +117,12 @@ case("a man page's list that lacks one",
 case("IOCORO_SETUP_UNUSABLE changed, the docs not",
      lambda t: edit(t, "runtime/include/iocoro.h", "IORING_SETUP_SQE128 |", ""),
      "README.md:")
+with open(os.path.join(src, "runtime/include/iocoro.h"), encoding="utf-8") as f:
+    MINOR = int(re.search(r"#define IOCORO_VERSION_MINOR (\d+)", f.read()).group(1))
 case("a new minor version in iocoro.h, the map and docs not",
-     lambda t: edit(t, "runtime/include/iocoro.h", "#define IOCORO_VERSION_MINOR 1",
-                    "#define IOCORO_VERSION_MINOR 2"),
-     "runtime/man/iocoro.7: does not say libiocoro 1.2")
+     lambda t: edit(t, "runtime/include/iocoro.h", "#define IOCORO_VERSION_MINOR %d" % MINOR,
+                    "#define IOCORO_VERSION_MINOR %d" % (MINOR + 1)),
+     "runtime/man/iocoro.7: does not say libiocoro 1.%d" % (MINOR + 1))
 
 if failures:
     print("check_docs_test: %d of the cases failed: %s" % (len(failures), ", ".join(failures)))
