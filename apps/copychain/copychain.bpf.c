@@ -27,17 +27,17 @@ IOCORO_STATES(cc_files, struct copychain_file, 1);
 IOCORO_STATES(cc_lanes, struct copychain_lane, CC_MAX_DEPTH);
 
 /* the file coroutine ends with @res; user space times the copy with it */
-static __always_inline long cc_finish(iocoro_ctx_t *ctx,
-				      struct copychain_file *f, __s32 res)
+static __always_inline int cc_finish(iocoro_ctx_t *ctx,
+				     struct copychain_file *f, __s32 res)
 {
 	f->end_ns = bpf_ktime_get_ns();
 	return iocoro_finish(ctx, res);
 }
 
 /* the file coroutine continues at @next after @sqe */
-static __always_inline long cc_file_then(iocoro_ctx_t *ctx,
-					 struct copychain_file *f,
-					 struct io_uring_sqe *sqe, __u32 next)
+static __always_inline int cc_file_then(iocoro_ctx_t *ctx,
+					struct copychain_file *f,
+					struct io_uring_sqe *sqe, __u32 next)
 {
 	return iocoro_then_as(ctx, sqe, &f->step, next, f->file_prog, f->job);
 }
@@ -53,8 +53,8 @@ static __always_inline void cc_error(struct copychain_file *f, __u32 op,
 }
 
 /* after a failure: close what is open, then finish with the error */
-static __always_inline long cc_fail_close(iocoro_ctx_t *ctx,
-					  struct copychain_file *f)
+static __always_inline int cc_fail_close(iocoro_ctx_t *ctx,
+					 struct copychain_file *f)
 {
 	struct io_uring_sqe sqe;
 	__s32 fd;
@@ -75,8 +75,8 @@ static __always_inline long cc_fail_close(iocoro_ctx_t *ctx,
 }
 
 /* the copy is written (and with --sync, fsynced): close SRC */
-static __always_inline long cc_close_src(iocoro_ctx_t *ctx,
-					 struct copychain_file *f)
+static __always_inline int cc_close_src(iocoro_ctx_t *ctx,
+					struct copychain_file *f)
 {
 	struct io_uring_sqe sqe;
 	__s32 fd = f->src_fd;
@@ -90,8 +90,8 @@ static __always_inline long cc_close_src(iocoro_ctx_t *ctx,
  * All lanes have ended: close SRC, after an fsync of the copy with
  * --sync; or clean up after an error
  */
-static __always_inline long cc_wrapup(iocoro_ctx_t *ctx,
-				      struct copychain_file *f)
+static __always_inline int cc_wrapup(iocoro_ctx_t *ctx,
+				     struct copychain_file *f)
 {
 	struct io_uring_sqe sqe;
 
@@ -104,9 +104,9 @@ static __always_inline long cc_wrapup(iocoro_ctx_t *ctx,
 }
 
 /* a lane leaves the copy; the last one to leave wraps it up */
-static __always_inline long cc_join(iocoro_ctx_t *ctx,
-				    struct copychain_file *f,
-				    struct copychain_lane *l)
+static __always_inline int cc_join(iocoro_ctx_t *ctx,
+				   struct copychain_file *f,
+				   struct copychain_lane *l)
 {
 	l->joined = 1;
 	if (__sync_fetch_and_add(&f->active, -1) != 1)
@@ -122,9 +122,9 @@ static __always_inline __u64 cc_buf(const struct copychain_file *f,
 }
 
 /* read what is left of the lane's chunk */
-static __always_inline long cc_read(iocoro_ctx_t *ctx,
-				    const struct copychain_file *f,
-				    struct copychain_lane *l, __u32 id)
+static __always_inline int cc_read(iocoro_ctx_t *ctx,
+				   const struct copychain_file *f,
+				   struct copychain_lane *l, __u32 id)
 {
 	struct io_uring_sqe sqe;
 
@@ -135,9 +135,9 @@ static __always_inline long cc_read(iocoro_ctx_t *ctx,
 }
 
 /* write what is left of the last read */
-static __always_inline long cc_write(iocoro_ctx_t *ctx,
-				     const struct copychain_file *f,
-				     struct copychain_lane *l, __u32 id)
+static __always_inline int cc_write(iocoro_ctx_t *ctx,
+				    const struct copychain_file *f,
+				    struct copychain_lane *l, __u32 id)
 {
 	struct io_uring_sqe sqe;
 	__u64 at = l->pos + l->done;
@@ -248,8 +248,8 @@ static long cc_fork_pass(__u64 k, void *data)
  * pass a lane in bpf_loop(): the verifier checks the pass once, not
  * CC_MAX_DEPTH times unrolled.
  */
-static __always_inline long cc_fork(iocoro_ctx_t *ctx,
-				    struct copychain_file *f)
+static __always_inline int cc_fork(iocoro_ctx_t *ctx,
+				   struct copychain_file *f)
 {
 	struct cc_fork_loop c = { .ctx = ctx, .f = f };
 
@@ -321,7 +321,7 @@ IOCORO_COROUTINE(copychain_lane, &cc_lanes, struct copychain_lane)
 	__s32 res = iocoro_ctx_prev_res(ctx);
 	__u32 id = iocoro_id(ctx), job = st->job;
 	struct copychain_file *f;
-	long ret = 0;
+	int ret = 0;
 	int next;
 
 	f = bpf_map_lookup_elem(&cc_files, &job);

@@ -33,7 +33,7 @@ IOCORO_COROUTINE(step, &step_states, struct step_state)
 	if (iocoro_ctx_has_prev(ctx)) {
 		if (iocoro_ctx_prev_res(ctx) != 0 ||
 		    iocoro_ctx_prev_user_data(ctx) !=
-			    iocoro_ud(IOCORO_UD_STEP, iocoro_self(ctx),
+			    iocoro_ud(IOCORO_UD_STEP, iocoro_step_kind(ctx),
 				      iocoro_id(ctx))) {
 			st->bad++;
 			st->bad_res = iocoro_ctx_prev_res(ctx);

@@ -271,7 +271,7 @@ __u32 bpf_side_id(const struct io_coro_step *ctx)
 
 __u32 bpf_side_self(const struct io_coro_step *ctx)
 {
-	return iocoro_self(ctx);
+	return iocoro_step_kind(ctx);
 }
 
 long bpf_side_await(struct io_coro_step *ctx, struct io_uring_sqe *sqe)
@@ -282,12 +282,12 @@ long bpf_side_await(struct io_coro_step *ctx, struct io_uring_sqe *sqe)
 long bpf_side_await_prog(struct io_coro_step *ctx,
 			 struct io_uring_sqe *sqe, __u32 prog)
 {
-	return iocoro_await_prog(ctx, sqe, prog);
+	return iocoro_await_kind(ctx, sqe, prog);
 }
 
 long bpf_side_next(struct io_coro_step *ctx, __u32 prog)
 {
-	return iocoro_next(ctx, prog);
+	return iocoro_jump(ctx, prog);
 }
 
 long bpf_side_then(struct io_coro_step *ctx, struct io_uring_sqe *sqe,

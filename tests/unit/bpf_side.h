@@ -155,7 +155,7 @@ enum dbg_mode {
 	DBG_LEAVE,		/* iocoro_leave() */
 	DBG_SPAWN,		/* iocoro_spawn() of another coroutine */
 	DBG_ERROR,		/* return -EIO */
-	DBG_RAW_ACTED,		/* queue with the raw helper, iocoro_acted() */
+	DBG_RAW_ACTED,		/* queue with the raw helper, iocoro__acted() */
 };
 
 struct dbg_state {

@@ -56,7 +56,7 @@ IOCORO_COROUTINE(dbg_coro, &dbg_states, struct dbg_state)
 	case DBG_RAW_ACTED:
 		if (bpf_io_coro_queue_sqe(ctx, &sqe, sizeof(sqe)))
 			return -EBUSY;
-		iocoro_acted();
+		iocoro__acted();
 		return 0;
 	}
 	return iocoro_finish(ctx, -EINVAL);

@@ -11,7 +11,7 @@
  * is issued. Its state lives in a map slot indexed by the coroutine's id,
  * which every request of the coroutine carries in its user_data
  * (iocoro/user_data.h). A step names the step that continues it by its
- * kind: its index among the object's steps (iocoro_self() is its own).
+ * kind: its index among the object's steps (iocoro_step_kind() is its own).
  *
  *   #include <linux/fcntl.h>   // AT_FDCWD, O_RDONLY
  *
@@ -58,8 +58,9 @@
  * the IOCORO_COROUTINE() wrapper catches it: such a step fails with
  * -EPROTO, which ends the coroutine IOCORO_FAILED, -EPROTO, with the
  * step's kind. A coroutine that ends without a CQE on purpose (a
- * lane whose parent reports the work) says so with iocoro_leave(); a step
- * that queues with the raw kfuncs calls iocoro_acted() after them.
+ * lane whose parent reports the work) says so with iocoro_leave(). A step
+ * that queues its continuation with the raw kfuncs leaves no mark: build
+ * it without IOCORO_DEBUG, or queue with the helpers here.
  *
  * Everything here is always inlined and loop-free: the verifier sees one
  * straight function per step. Include <iocoro/bpf.h> rather than this
@@ -93,8 +94,8 @@ IOCORO_INLINE __u64 iocoro__acts_now(void)
 	return n ? *n : 0;
 }
 
-/* say that this step acted: it queued its coroutine's next request */
-IOCORO_INLINE void iocoro_acted(void)
+/* internal: this step acted, it queued its coroutine's next request */
+IOCORO_INLINE void iocoro__acted(void)
 {
 	__u32 k = 0;
 	__u64 *n = bpf_map_lookup_elem(&iocoro__acts, &k);
@@ -112,7 +113,7 @@ IOCORO_INLINE void iocoro_acted(void)
 #define IOCORO__DEBUG_END(ret)                                              \
 	((ret) >= 0 && iocoro__acts_now() == iocoro__a0 ? -EPROTO : (ret))
 #else
-IOCORO_INLINE void iocoro_acted(void)
+IOCORO_INLINE void iocoro__acted(void)
 {
 }
 #define IOCORO__DEBUG_BEGIN do { } while (0)
@@ -126,7 +127,7 @@ IOCORO_INLINE __u32 iocoro_id(const iocoro_ctx_t *ctx)
 }
 
 /* the kind running this step (its index among the object's steps) */
-IOCORO_INLINE __u32 iocoro_self(const iocoro_ctx_t *ctx)
+IOCORO_INLINE __u32 iocoro_step_kind(const iocoro_ctx_t *ctx)
 {
 	return ctx->kind;
 }
@@ -160,36 +161,39 @@ IOCORO_INLINE __u32 iocoro_self(const iocoro_ctx_t *ctx)
 
 /*
  * Queue a step of coroutine @id that does nothing but run the step of kind
- * @prog: an IORING_OP_BPF request, whose step runs as soon as it is issued,
+ * @kind: an IORING_OP_BPF request, whose step runs as soon as it is issued,
  * with no operation result in its ctx. How a step starts another
  * coroutine (give it its own id and state slot) without an operation.
  * Returns 0 or the kfunc's error (-EBUSY, -ELOOP as iocoro_await()).
  */
-IOCORO_INLINE int iocoro_spawn(iocoro_ctx_t *ctx, __u32 prog,
+IOCORO_INLINE int iocoro_spawn(iocoro_ctx_t *ctx, __u32 kind,
 			       __u32 id)
 {
 	struct io_uring_sqe step;
 
 	long ret;
 
-	iocoro_prep_kind(&step, prog);
-	step.user_data = iocoro_ud(IOCORO_UD_STEP, prog, id);
+	iocoro_prep_kind(&step, kind);
+	step.user_data = iocoro_ud(IOCORO_UD_STEP, kind, id);
 	step.flags = IOSQE_CQE_SKIP_SUCCESS;
 	ret = bpf_io_coro_queue_sqe(ctx, &step, sizeof(step));
 	if (!ret)
-		iocoro_acted();
+		iocoro__acted();
 	return (int)ret;
 }
 
-/* iocoro_spawn() of this coroutine: its next step is kind @prog's */
-IOCORO_INLINE int iocoro_next(iocoro_ctx_t *ctx, __u32 prog)
+/*
+ * Continue this coroutine at kind @kind's step without an operation
+ * (iocoro_spawn() of this coroutine's id): its next step is @kind's
+ */
+IOCORO_INLINE int iocoro_jump(iocoro_ctx_t *ctx, __u32 kind)
 {
-	return iocoro_spawn(ctx, prog, iocoro_id(ctx));
+	return iocoro_spawn(ctx, kind, iocoro_id(ctx));
 }
 
 /*
  * Queue the operation @sqe (prepared with an io_uring_prep_*() helper) as
- * a step of coroutine @id: once it completed, the step of kind @prog runs
+ * a step of coroutine @id: once it completed, the step of kind @kind runs
  * and finds its result in iocoro_ctx_prev_res(). @sqe's user_data and its
  * IOSQE_CQE_SKIP_SUCCESS flag are set here; other flags are kept. One
  * request: the operation carries its continuation
@@ -197,36 +201,36 @@ IOCORO_INLINE int iocoro_next(iocoro_ctx_t *ctx, __u32 prog)
  *
  * Returns 0, or the kfunc's error (-EBUSY when the run already queued
  * IOCORO_MAX_QUEUED_SQES SQEs, -ELOOP when the coroutine's step budget
- * cannot pay for the next step, -EBADF when @prog is not attached). Return
+ * cannot pay for the next step, -EBADF when @kind is not attached). Return
  * that error from the step: the coroutine then ends with it. Nothing
  * was queued then.
  */
 IOCORO_INLINE int iocoro_await_as(iocoro_ctx_t *ctx,
-				  struct io_uring_sqe *sqe, __u32 prog,
+				  struct io_uring_sqe *sqe, __u32 kind,
 				  __u32 id)
 {
 	long ret;
 
-	sqe->user_data = iocoro_ud(IOCORO_UD_STEP, prog, id);
+	sqe->user_data = iocoro_ud(IOCORO_UD_STEP, kind, id);
 	sqe->flags |= IOSQE_CQE_SKIP_SUCCESS;
-	ret = bpf_io_coro_queue_sqe_cont(ctx, sqe, sizeof(*sqe), prog);
+	ret = bpf_io_coro_queue_sqe_cont(ctx, sqe, sizeof(*sqe), kind);
 	if (!ret)
-		iocoro_acted();
+		iocoro__acted();
 	return (int)ret;
 }
 
-/* iocoro_await_as() of this coroutine, continued by kind @prog */
-IOCORO_INLINE int iocoro_await_prog(iocoro_ctx_t *ctx,
-				    struct io_uring_sqe *sqe, __u32 prog)
+/* iocoro_await_as() of this coroutine, continued by kind @kind */
+IOCORO_INLINE int iocoro_await_kind(iocoro_ctx_t *ctx,
+				    struct io_uring_sqe *sqe, __u32 kind)
 {
-	return iocoro_await_as(ctx, sqe, prog, iocoro_id(ctx));
+	return iocoro_await_as(ctx, sqe, kind, iocoro_id(ctx));
 }
 
-/* iocoro_await_prog() with this step's kind as the next step */
+/* iocoro_await_kind() with this step's kind as the next step */
 IOCORO_INLINE int iocoro_await(iocoro_ctx_t *ctx,
 			       struct io_uring_sqe *sqe)
 {
-	return iocoro_await_prog(ctx, sqe, iocoro_self(ctx));
+	return iocoro_await_kind(ctx, sqe, iocoro_step_kind(ctx));
 }
 
 /*
@@ -243,7 +247,7 @@ IOCORO_INLINE int iocoro_then(iocoro_ctx_t *ctx,
 }
 
 /*
- * iocoro_then() for coroutine @id continued by kind @prog: record that it
+ * iocoro_then() for coroutine @id continued by kind @kind: record that it
  * continues at state @next (*@step), then iocoro_await_as() @sqe. For a
  * step that runs on behalf of another coroutine (a parent's state, a
  * file's coroutine continued from its lane). Returns what
@@ -251,10 +255,10 @@ IOCORO_INLINE int iocoro_then(iocoro_ctx_t *ctx,
  */
 IOCORO_INLINE int iocoro_then_as(iocoro_ctx_t *ctx,
 				 struct io_uring_sqe *sqe, __u32 *step,
-				 __u32 next, __u32 prog, __u32 id)
+				 __u32 next, __u32 kind, __u32 id)
 {
 	*step = next;
-	return iocoro_await_as(ctx, sqe, prog, id);
+	return iocoro_await_as(ctx, sqe, kind, id);
 }
 
 /*
@@ -267,7 +271,7 @@ IOCORO_INLINE int iocoro_then_as(iocoro_ctx_t *ctx,
 IOCORO_INLINE void iocoro_sqe_set_op(iocoro_ctx_t *ctx,
 				     struct io_uring_sqe *sqe)
 {
-	sqe->user_data = iocoro_ud(IOCORO_UD_OP, iocoro_self(ctx),
+	sqe->user_data = iocoro_ud(IOCORO_UD_OP, iocoro_step_kind(ctx),
 				   iocoro_id(ctx));
 }
 
@@ -281,8 +285,8 @@ IOCORO_INLINE void iocoro_sqe_set_op(iocoro_ctx_t *ctx,
 IOCORO_INLINE int iocoro_finish(iocoro_ctx_t *ctx, __s32 res)
 {
 	bpf_io_coro_post_result(ctx,
-		iocoro_ud(IOCORO_UD_END, iocoro_self(ctx), iocoro_id(ctx)));
-	iocoro_acted();
+		iocoro_ud(IOCORO_UD_END, iocoro_step_kind(ctx), iocoro_id(ctx)));
+	iocoro__acted();
 	return res;
 }
 
@@ -296,7 +300,7 @@ IOCORO_INLINE int iocoro_finish(iocoro_ctx_t *ctx, __s32 res)
 IOCORO_INLINE int iocoro_leave(iocoro_ctx_t *ctx)
 {
 	(void)ctx;
-	iocoro_acted();
+	iocoro__acted();
 	return 0;
 }
 

@@ -45,7 +45,7 @@ IOCORO_COROUTINE(ticker, &cl_states, struct cl_state)
 	if (iocoro_ctx_prev_res(ctx) == -ECANCELED)
 		return iocoro_finish(ctx, -ECANCELED);
 	io_uring_prep_read(&sqe, -1, 0, 0, 0);
-	sqe.user_data = iocoro_ud(IOCORO_UD_OP, iocoro_self(ctx),
+	sqe.user_data = iocoro_ud(IOCORO_UD_OP, iocoro_step_kind(ctx),
 				  iocoro_id(ctx));
 	if (bpf_io_coro_queue_sqe(ctx, &sqe, sizeof(sqe)))
 		return iocoro_finish(ctx, -EIO);

@@ -38,7 +38,7 @@ static __always_inline void record_prev(struct io_coro_step *ctx,
 	st->has_prev = iocoro_ctx_has_prev(ctx);
 	st->prev_res = iocoro_ctx_prev_res(ctx);
 	st->prev_user_data = iocoro_ctx_prev_user_data(ctx);
-	st->kind = iocoro_self(ctx);
+	st->kind = iocoro_step_kind(ctx);
 }
 
 IOCORO_COROUTINE(two_step, &states, struct rt_state)

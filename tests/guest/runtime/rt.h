@@ -19,7 +19,7 @@ struct rt_state {
 	__u32 first_has_prev;
 	__u32 has_prev;
 	__s32 prev_res;
-	__u32 kind;		/* the last step's iocoro_self() */
+	__u32 kind;		/* the last step's iocoro_step_kind() */
 	__u64 prev_user_data;
 	__u64 peeked;		/* peek: the first 8 bytes, copied from user memory */
 };

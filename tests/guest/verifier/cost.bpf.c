@@ -9,7 +9,7 @@
  *                  pointer kept in a stack struct, counts the results
  *                  there and returns how many were posted
  *   emit_unrolled  a plain loop of COST_UNROLLED CQEs with its counters in
- *                  a map value, ending in iocoro_next() to itself
+ *                  a map value, ending in iocoro_jump() to itself
  *
  * Each is a struct io_coro_ops step that posts with the
  * bpf_io_coro_emit_cqe() kfunc and returns a value that comes out of its
@@ -82,7 +82,7 @@ IOCORO_STEP(emit_unrolled)
 		else
 			c->ok++;
 	}
-	return iocoro_next(step, iocoro_self(step));
+	return iocoro_jump(step, iocoro_step_kind(step));
 }
 
 /* in the programs' order: kinds 0, 1, 2 (enum cost_prog of cost.c) */
