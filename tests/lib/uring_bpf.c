@@ -270,12 +270,26 @@ void uring_dump_task(pid_t pid)
 	}
 }
 
+int uring_enter(struct io_uring *ring, unsigned int to_submit,
+		unsigned int min_complete, unsigned int flags)
+{
+	long ret = syscall(__NR_io_uring_enter, ring->ring_fd, to_submit,
+			   min_complete, flags, NULL, 0);
+
+	return ret < 0 ? -errno : (int)ret;
+}
+
 uint64_t uring_now_ns(void)
 {
 	struct timespec ts;
 
 	CHECK_SYS(clock_gettime(CLOCK_MONOTONIC, &ts));
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+double uring_ms_since(uint64_t t0)
+{
+	return (double)(uring_now_ns() - t0) / 1e6;
 }
 
 void uring_sleep_ms(unsigned int ms)

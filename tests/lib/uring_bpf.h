@@ -118,8 +118,14 @@ char uring_task_state(pid_t pid);
 /* /proc/@pid/{stat,wchan,stack} to stderr */
 void uring_dump_task(pid_t pid);
 
+/* io_uring_enter(2) on @ring, raw: its result or -errno */
+int uring_enter(struct io_uring *ring, unsigned int to_submit,
+		unsigned int min_complete, unsigned int flags);
+
 /* CLOCK_MONOTONIC in ns */
 uint64_t uring_now_ns(void);
+/* ms since @t0 (uring_now_ns()) */
+double uring_ms_since(uint64_t t0);
 void uring_sleep_ms(unsigned int ms);
 
 #endif

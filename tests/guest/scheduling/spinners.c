@@ -10,8 +10,8 @@
  * task's timed waits must come back in time while two threads spin on its
  * ring.
  */
-#include "review.h"
-#include "owner.skel.h"
+#include "scheduling.h"
+#include "passes.skel.h"
 
 #define OW_CHAINS 4
 #define OW_WAITS 10
@@ -32,7 +32,7 @@ static void *ow_spin(void *arg)
 	return NULL;
 }
 
-static void ow_child(struct owner_bpf *skel, int wfd)
+static void ow_child(struct passes_bpf *skel, int wfd)
 {
 	struct __kernel_timespec ts = { 0, OW_WAIT_MS * 1000000LL };
 	pthread_t spinners[2];
@@ -43,21 +43,21 @@ static void ow_child(struct owner_bpf *skel, int wfd)
 	unsigned int i;
 	int link;
 
-	rv_ring(&co, 64, 0);
+	uring_co_init(&co, 64, 0);
 	ring = &co.ring;
-	link = rv_kind(&co, skel->progs.busy, RV_K_BUSY);
+	link = uring_attach(&co, skel->progs.busy, K_BUSY);
 	ow_fd = ring->ring_fd;
 	CHECK_EQ(pthread_create(&spinners[0], NULL, ow_spin, (void *)0), 0);
 	CHECK_EQ(pthread_create(&spinners[1], NULL, ow_spin,
 				(void *)(uintptr_t)IORING_ENTER_GETEVENTS), 0);
 	for (i = 0; i < OW_CHAINS; i++)
-		rv_prep_chain(ring, RV_K_BUSY, i);
+		uring_prep_chain(ring, K_BUSY, i);
 	uring_submit(ring, OW_CHAINS);
 	for (i = 0; i < OW_WAITS; i++) {
 		uint64_t t0 = uring_now_ns();
 		int ret = io_uring_wait_cqe_timeout(ring, &cqe, &ts);
 
-		ms = rv_ms_since(t0);
+		ms = uring_ms_since(t0);
 		printf("owner: wait %u: %d after %.1f ms, %llu steps\n", i,
 		       ret, ms, (unsigned long long)skel->bss->bu_total);
 		CHECK_EQ(ret, -ETIME);
@@ -79,13 +79,13 @@ static void ow_child(struct owner_bpf *skel, int wfd)
 
 IOCORO_CASE_OPTS(owner_spinners, .serial = true)
 {
-	struct owner_bpf *skel;
+	struct passes_bpf *skel;
 	int p[2], status;
 	pid_t pid;
 
-	skel = owner_bpf__open_and_load();
+	skel = passes_bpf__open_and_load();
 	if (!skel)
-		FAIL("owner_bpf__open_and_load: %s", strerror(errno));
+		FAIL("passes_bpf__open_and_load: %s", strerror(errno));
 	pid = uring_fork_with_pipe(p);
 	if (!pid)
 		ow_child(skel, p[1]);
@@ -100,5 +100,5 @@ IOCORO_CASE_OPTS(owner_spinners, .serial = true)
 	CHECK(uring_reap_child_ms(pid, OW_LIVE_MS, &status));
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	close(p[0]);
-	owner_bpf__destroy(skel);
+	passes_bpf__destroy(skel);
 }

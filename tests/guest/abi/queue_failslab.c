@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* The hardening suite, item 9. dropped batch (hardening.h) */
-#include "hardening.h"
-
+/*
+ * A queued batch when requests cannot be allocated: with failslab failing
+ * midway through a step's batch of 24 NOPs, every NOP gets exactly one
+ * CQE, -ENOMEM from the first failed one on. Step qbatch of kinds.bpf.c.
+ */
+#include "kinds.h"
 
 #define FAILSLAB "/sys/kernel/debug/failslab"
 #define DB_NOPS 24
@@ -51,7 +54,7 @@ static void failslab_off(void)
 
 IOCORO_CASE(dropped_batch)
 {
-	struct hardening_bpf *skel = skel_load();
+	struct kinds_bpf *skel = kinds_load();
 	struct io_uring_cqe cqes[DB_NOPS + 1];
 	struct io_uring *ring;
 	unsigned int i, nr_ok = 0;
@@ -62,11 +65,11 @@ IOCORO_CASE(dropped_batch)
 	mif = CHECK_SYS(open("/proc/self/make-it-fail", O_WRONLY | O_CLOEXEC));
 
 	/* the step runs only inside io_uring_enter(GETEVENTS) */
-	ring_init(&co, 32, IORING_SETUP_SINGLE_ISSUER |
+	uring_co_init(&co, 32, IORING_SETUP_SINGLE_ISSUER |
 				   IORING_SETUP_DEFER_TASKRUN);
 	ring = &co.ring;
 	CHECK(ring->cq.ring_entries >= DB_NOPS + 1);
-	link = attach_kind(&co, skel->progs.qbatch, K_MAIN);
+	link = uring_attach(&co, skel->progs.qbatch, K_MAIN);
 	for (i = 0; i < DB_NOPS; i++)
 		qb_nop(skel, 0, i, 0, UD_NOP + i);
 	prep_qbatch(ring, 0);
@@ -75,7 +78,7 @@ IOCORO_CASE(dropped_batch)
 	CHECK_EQ(skel->bss->qb_runs, 0);
 
 	CHECK_EQ(CHECK_SYS(pwrite(mif, "1", 1, 0)), 1);
-	ret = enter(ring, 0, 1, IORING_ENTER_GETEVENTS);
+	ret = uring_enter(ring, 0, 1, IORING_ENTER_GETEVENTS);
 	CHECK_EQ(CHECK_SYS(pwrite(mif, "0", 1, 0)), 1);
 	failslab_off();
 	close(mif);
@@ -107,5 +110,5 @@ IOCORO_CASE(dropped_batch)
 
 	io_uring_queue_exit(&co.ring);
 	close(link);
-	hardening_bpf__destroy(skel);
+	kinds_bpf__destroy(skel);
 }

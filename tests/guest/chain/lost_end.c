@@ -7,7 +7,7 @@
  * now the step's own CQE (bpf_io_coro_post_result()), which counts
  * against no limit.
  */
-#include "review.h"
+#include "guest.h"
 #include "lost_end.skel.h"
 
 IOCORO_CASE(lost_end)
@@ -27,7 +27,7 @@ IOCORO_CASE(lost_end)
 		FAIL("lost_end_bpf__open_and_load: %s", strerror(errno));
 	memset(&co, 0, sizeof(co));
 	uring_init_params(&co.ring, 8, &p);
-	link = rv_kind(&co, skel->progs.le_step, 0);
+	link = uring_attach(&co, skel->progs.le_step, 0);
 	skel->bss->le_nr = IORING_BPF_MAX_CQES + 10;
 	skel->bss->le_res = 4242;
 

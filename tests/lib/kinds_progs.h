@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Constants of hardening.bpf.c that the tests use too */
-#ifndef IOCORO_TESTS_HARDENING_PROGS_H
-#define IOCORO_TESTS_HARDENING_PROGS_H
+/* Constants of kinds.bpf.c that the tests use too */
+#ifndef IOCORO_TESTS_KINDS_PROGS_H
+#define IOCORO_TESTS_KINDS_PROGS_H
 
 #define SQE_SIZE 64
 /* qbatch: the batches (qb_*[b]) and the most SQEs one batch queues */
@@ -13,8 +13,8 @@
 
 /*
  * The kinds the cases attach the steps as: every case attaches the one
- * it drives as K_MAIN; the personality case attaches whoami beside
- * qbatch, reattach and owner tag_b beside tag_a.
+ * it drives as K_MAIN; personality.c attaches whoami beside qbatch,
+ * reattach.c and owner.c tag_b beside tag_a.
  */
 #define K_MAIN 0
 #define K_OTHER 1

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* Hardening item 2, personality (hardening.h); queued SQEs name none */
-#include "hardening.h"
-
+/*
+ * Personalities: an OPENAT queued by a step of a coroutine started with
+ * sqe->personality P gets P's -EACCES, as the same OPENAT from user space
+ * with P does, and the step sees P's uid/gid (bpf_get_current_uid_gid());
+ * a queued SQE that names a personality, a stronger one or its request's
+ * own, is refused (-EINVAL). Steps qbatch and whoami of kinds.bpf.c.
+ */
+#include "kinds.h"
 
 /*
  * Register a personality P of the credentials: real uid and gid NOBODY,
@@ -47,11 +52,11 @@ static void make_private_file(char *path)
  * @co with qbatch attached as K_MAIN (its link in *@link) and the weak
  * personality P: P's id
  */
-static int ring_with_weak(struct iocoro *co, struct hardening_bpf *skel,
+static int ring_with_weak(struct iocoro *co, struct kinds_bpf *skel,
 			  int *link)
 {
-	ring_init(co, 8, 0);
-	*link = attach_kind(co, skel->progs.qbatch, K_MAIN);
+	uring_co_init(co, 8, 0);
+	*link = uring_attach(co, skel->progs.qbatch, K_MAIN);
 	return register_weak_personality(&co->ring);
 }
 
@@ -78,7 +83,7 @@ static void expect_open_ok(const struct io_uring_cqe *cqes, unsigned int n,
 IOCORO_CASE(personality)
 {
 	char path[] = "/tmp/iocoro-hard-XXXXXX";
-	struct hardening_bpf *skel = skel_load();
+	struct kinds_bpf *skel = kinds_load();
 	struct io_uring_cqe cqes[2];
 	struct io_uring_sqe sqe, *s;
 	struct io_uring *ring;
@@ -121,7 +126,7 @@ IOCORO_CASE(personality)
 	expect_open_ok(cqes, 2, UD_OPEN);
 
 	/* the step itself runs as P: bpf_get_current_uid_gid() */
-	wlink = attach_kind(&co, skel->progs.whoami, K_OTHER);
+	wlink = uring_attach(&co, skel->progs.whoami, K_OTHER);
 	qb_put(skel, 0, 0, &sqe);
 	skel->bss->wh_uidgid = 1;
 	uring_prep_start(ring, K_OTHER, UD_BPF)->personality = pers;
@@ -148,7 +153,7 @@ IOCORO_CASE(personality)
 	io_uring_queue_exit(ring);
 	close(wlink);
 	close(link);
-	hardening_bpf__destroy(skel);
+	kinds_bpf__destroy(skel);
 }
 
 /*
@@ -159,7 +164,7 @@ IOCORO_CASE(personality)
 IOCORO_CASE(personality_queued)
 {
 	char path[] = "/tmp/iocoro-hard-XXXXXX";
-	struct hardening_bpf *skel = skel_load();
+	struct kinds_bpf *skel = kinds_load();
 	struct io_uring_cqe cqe, cqes[2];
 	struct io_uring_sqe sqe;
 	struct io_uring *ring;
@@ -208,5 +213,5 @@ IOCORO_CASE(personality_queued)
 	CHECK_SYS(unlink(path));
 	io_uring_queue_exit(ring);
 	close(link);
-	hardening_bpf__destroy(skel);
+	kinds_bpf__destroy(skel);
 }

@@ -9,7 +9,7 @@
  * it finds nothing. An operation still in flight is cancelled as any
  * request, and its step sees -ECANCELED: a LINK_TIMEOUT races a read.
  */
-#include "review.h"
+#include "guest.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -36,9 +36,9 @@ static struct cancel_bpf *cn_setup(struct iocoro *co, unsigned int flags,
 	if (!skel)
 		FAIL("cancel_bpf__open_and_load: %s", strerror(errno));
 	skel->bss->cn_count_kind = K_COUNT;
-	rv_ring(co, 8, flags);
-	links[0] = rv_kind(co, skel->progs.cn_count, K_COUNT);
-	links[1] = rv_kind(co, skel->progs.cn_read, K_READ);
+	uring_co_init(co, 8, flags);
+	links[0] = uring_attach(co, skel->progs.cn_count, K_COUNT);
+	links[1] = uring_attach(co, skel->progs.cn_read, K_READ);
 	return skel;
 }
 
@@ -56,7 +56,7 @@ static void cn_teardown(struct iocoro *co, int links[2],
 /* IORING_OP_BPF on a DEFER ring, submitted without a wait: it completed */
 static void cn_due(struct io_uring *ring)
 {
-	rv_prep_start(ring, K_COUNT, UD_STEP);
+	uring_prep_start(ring, K_COUNT, UD_STEP);
 	/* liburing enters without IORING_ENTER_GETEVENTS here */
 	uring_submit(ring, 1);
 	CHECK(strstr(uring_fdinfo(ring), "BpfParked:\t0\n") != NULL);
@@ -122,7 +122,7 @@ IOCORO_CASE(cancel_none)
 	skel = cn_setup(&co, DEFER, links);
 	cn_due(&co.ring);
 	CHECK_EQ(skel->bss->cn_runs, 0);
-	CHECK_EQ(rv_enter(&co.ring, 0, 1, IORING_ENTER_GETEVENTS), 0);
+	CHECK_EQ(uring_enter(&co.ring, 0, 1, IORING_ENTER_GETEVENTS), 0);
 	cn_ran(&co.ring, skel);
 	cn_teardown(&co, links, skel);
 }
@@ -146,7 +146,7 @@ IOCORO_CASE(cancel_link_timeout)
 	skel->bss->cn_fd = p[0];
 	skel->bss->cn_buf = (uintptr_t)buf;
 	skel->bss->cn_ts = (uintptr_t)&ts;
-	rv_prep_start(&co.ring, K_READ, UD_STEP);
+	uring_prep_start(&co.ring, K_READ, UD_STEP);
 	uring_submit(&co.ring, 1);
 	uring_reap(&co.ring, cqes, 3);
 	EXPECT_CQE(cqes, 3, UD_STEP, 0);
@@ -209,7 +209,7 @@ static bool cn_race_once(struct io_uring *ring, struct cancel_bpf *skel,
 
 	skel->bss->cn_runs = 0;
 	CHECK_SYS(write(r->go[1], "w", 1));
-	rv_prep_start(ring, K_READ, UD_STEP);
+	uring_prep_start(ring, K_READ, UD_STEP);
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, 3);
 	EXPECT_CQE(cqes, 3, UD_STEP, 0);

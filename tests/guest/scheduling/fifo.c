@@ -8,8 +8,8 @@
  * shares the task with 32 chains that never wait while the task keeps
  * entering the ring with fresh work: it still does most of its steps.
  */
-#include "review.h"
-#include "owner.skel.h"
+#include "scheduling.h"
+#include "passes.skel.h"
 
 #define FF_BUSY 32
 #define FF_MS 3000
@@ -19,7 +19,7 @@ IOCORO_CASE_OPTS(fifo_oldest_first, .serial = true)
 {
 	struct __kernel_timespec ts = { 0, FF_TICK_MS * 1000000LL };
 	struct io_uring_cqe *cqe;
-	struct owner_bpf *skel;
+	struct passes_bpf *skel;
 	struct io_uring *ring;
 	struct iocoro co;
 	uint64_t t0, enters = 0;
@@ -27,22 +27,22 @@ IOCORO_CASE_OPTS(fifo_oldest_first, .serial = true)
 	unsigned int i;
 	int links[2];
 
-	skel = owner_bpf__open_and_load();
+	skel = passes_bpf__open_and_load();
 	if (!skel)
-		FAIL("owner_bpf__open_and_load: %s", strerror(errno));
+		FAIL("passes_bpf__open_and_load: %s", strerror(errno));
 	skel->bss->tk_ts = (uintptr_t)&ts;
-	rv_ring(&co, 64, 0);
+	uring_co_init(&co, 64, 0);
 	ring = &co.ring;
-	links[0] = rv_kind(&co, skel->progs.busy, RV_K_BUSY);
-	links[1] = rv_kind(&co, skel->progs.tick, RV_K_TICK);
-	rv_prep_chain(ring, RV_K_TICK, 63);
+	links[0] = uring_attach(&co, skel->progs.busy, K_BUSY);
+	links[1] = uring_attach(&co, skel->progs.tick, K_TICK);
+	uring_prep_chain(ring, K_TICK, 63);
 	for (i = 0; i < FF_BUSY; i++)
-		rv_prep_chain(ring, RV_K_BUSY, i);
+		uring_prep_chain(ring, K_BUSY, i);
 	uring_submit(ring, FF_BUSY + 1);
 
 	/* fresh work at every enter: a NOP, submitted and reaped */
 	t0 = uring_now_ns();
-	while (rv_ms_since(t0) < FF_MS) {
+	while (uring_ms_since(t0) < FF_MS) {
 		struct io_uring_sqe *sqe = uring_sqe(ring);
 
 		io_uring_prep_nop(sqe);
@@ -54,7 +54,7 @@ IOCORO_CASE_OPTS(fifo_oldest_first, .serial = true)
 			io_uring_cqe_seen(ring, cqe);
 		}
 	}
-	ms = rv_ms_since(t0);
+	ms = uring_ms_since(t0);
 	want = ms / FF_TICK_MS;
 	printf("fifo: %.0f ms, %llu enters: the tick chain did %llu of %.0f "
 	       "steps, the %u busy chains %llu\n", ms,
@@ -72,7 +72,7 @@ IOCORO_CASE_OPTS(fifo_oldest_first, .serial = true)
 	close(links[1]);
 	close(links[0]);
 	io_uring_queue_exit(ring);
-	owner_bpf__destroy(skel);
+	passes_bpf__destroy(skel);
 }
 
 /*
@@ -89,27 +89,27 @@ IOCORO_CASE_OPTS(fifo_oldest_first, .serial = true)
 
 IOCORO_CASE_OPTS(fifo_fresh_steps, .serial = true)
 {
-	struct owner_bpf *skel;
+	struct passes_bpf *skel;
 	struct io_uring *ring;
 	struct iocoro co;
 	uint64_t a0, a1, f1;
 	unsigned int e, i;
 	int links[2];
 
-	skel = owner_bpf__open_and_load();
+	skel = passes_bpf__open_and_load();
 	if (!skel)
-		FAIL("owner_bpf__open_and_load: %s", strerror(errno));
-	rv_ring(&co, 2 * FS_FRESH, 0);
+		FAIL("passes_bpf__open_and_load: %s", strerror(errno));
+	uring_co_init(&co, 2 * FS_FRESH, 0);
 	ring = &co.ring;
-	links[0] = rv_kind(&co, skel->progs.busy, RV_K_BUSY);
-	links[1] = rv_kind(&co, skel->progs.fresh, RV_K_FRESH);
-	rv_prep_chain(ring, RV_K_BUSY, 0);
+	links[0] = uring_attach(&co, skel->progs.busy, K_BUSY);
+	links[1] = uring_attach(&co, skel->progs.fresh, K_FRESH);
+	uring_prep_chain(ring, K_BUSY, 0);
 	uring_submit(ring, 1);
 	a0 = skel->bss->bu_runs[0];
 
 	for (e = 0; e < FS_ENTERS; e++) {
 		for (i = 0; i < FS_FRESH; i++)
-			rv_prep_start(ring, RV_K_FRESH, 100 + i)->flags =
+			uring_prep_start(ring, K_FRESH, 100 + i)->flags =
 				IOSQE_CQE_SKIP_SUCCESS;
 		uring_submit(ring, FS_FRESH);
 	}
@@ -126,5 +126,5 @@ IOCORO_CASE_OPTS(fifo_fresh_steps, .serial = true)
 	close(links[1]);
 	close(links[0]);
 	io_uring_queue_exit(ring);
-	owner_bpf__destroy(skel);
+	passes_bpf__destroy(skel);
 }

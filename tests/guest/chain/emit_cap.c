@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
-/* The hardening suite, item 7. emit_cqe (hardening.h) */
-#include "hardening.h"
-
+/*
+ * The per-run cap of bpf_io_coro_emit_cqe(): one step looping over it
+ * 1<<16 times posts IORING_BPF_MAX_CQES CQEs, the rest are -EBUSY. Step
+ * emit_flood of kinds.bpf.c.
+ */
+#include "kinds.h"
 
 #define EMIT_LOOPS (1U << 16)
 
 /* one step of emit_flood with @nr calls: IORING_BPF_MAX_CQES CQEs posted */
-static void emit_run(struct io_uring *ring, struct hardening_bpf *skel,
+static void emit_run(struct io_uring *ring, struct kinds_bpf *skel,
 		     unsigned int nr)
 {
 	const unsigned int want = IORING_BPF_MAX_CQES;
@@ -25,7 +28,7 @@ static void emit_run(struct io_uring *ring, struct hardening_bpf *skel,
 	/* the step runs at the latest while the reap waits */
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, want + 1);
-	run_ms = ms_since(t0);
+	run_ms = uring_ms_since(t0);
 	printf("emit_cap: %u calls: %u posted, %u x -EBUSY, %u other, "
 	       "submit and reap %.1f ms\n", nr, skel->bss->ef_ok,
 	       skel->bss->ef_ebusy, skel->bss->ef_other, run_ms);
@@ -52,18 +55,18 @@ IOCORO_CASE(emit_cap)
 		.flags = IORING_SETUP_CQSIZE,
 		.cq_entries = 8,
 	};
-	struct hardening_bpf *skel = skel_load();
+	struct kinds_bpf *skel = kinds_load();
 	struct iocoro co;
 	int link;
 
 	/* the 8-entry CQ: most CQEs go to the overflow list */
-	ring_init_params(&co, 8, &p);
+	uring_co_init_params(&co, 8, &p);
 	CHECK_EQ(co.ring.cq.ring_entries, 8);
-	link = attach_kind(&co, skel->progs.emit_flood, K_MAIN);
+	link = uring_attach(&co, skel->progs.emit_flood, K_MAIN);
 	emit_run(&co.ring, skel, EMIT_LOOPS);
 	/* the cap is per step: the next one posts as many again */
 	emit_run(&co.ring, skel, IORING_BPF_MAX_CQES + 1);
 	io_uring_queue_exit(&co.ring);
 	close(link);
-	hardening_bpf__destroy(skel);
+	kinds_bpf__destroy(skel);
 }

@@ -9,13 +9,13 @@
  * on a stock 6.12, and IORING_OP_BPF is there. The steps' kfuncs are
  * found by name in the kernel's BTF: they have no numbers to clash.
  */
-#include "review.h"
+#include "guest.h"
 
 /* upstream's numbers, which this kernel must not know */
 #define OP_RECV_ZC 58
 #define OP_LAST_UPSTREAM 65
 
-IOCORO_CASE(abi_probe)
+IOCORO_CASE(opcodes_probe)
 {
 	struct io_uring_probe *probe;
 	struct io_uring ring;
@@ -37,7 +37,7 @@ IOCORO_CASE(abi_probe)
 }
 
 /* an SQE of a later kernel's opcode fails as any unknown one: -EINVAL */
-IOCORO_CASE(abi_unknown_ops)
+IOCORO_CASE(opcodes_unknown)
 {
 	struct io_uring_cqe cqe;
 	struct io_uring ring;

@@ -8,7 +8,7 @@
  * IOSQE_IO_DRAIN (-EOPNOTSUPP, as with IOSQE_CQE_SKIP_SUCCESS), and a
  * kind's attach is refused while drained requests wait (-EBUSY).
  */
-#include "review.h"
+#include "guest.h"
 #include "drain.skel.h"
 
 #define UD_A 0xa
@@ -37,10 +37,10 @@ IOCORO_CASE(drain_after_bpf)
 	struct iocoro co;
 	int link;
 
-	rv_ring(&co, 8, 0);
+	uring_co_init(&co, 8, 0);
 	ring = &co.ring;
-	link = rv_kind(&co, skel->progs.dr_queue_nop, 0);
-	rv_prep_start(ring, 0, UD_A);
+	link = uring_attach(&co, skel->progs.dr_queue_nop, 0);
+	uring_prep_start(ring, 0, UD_A);
 	sqe = uring_sqe(ring);
 	io_uring_prep_nop(sqe);
 	sqe->user_data = UD_B;
@@ -77,7 +77,7 @@ IOCORO_CASE(drain_attach_busy)
 	int p[2], link;
 	char buf[8];
 
-	rv_ring(&co, 8, 0);
+	uring_co_init(&co, 8, 0);
 	ring = &co.ring;
 	CHECK_SYS(pipe2(p, O_CLOEXEC));
 	sqe = uring_sqe(ring);
@@ -95,7 +95,7 @@ IOCORO_CASE(drain_attach_busy)
 	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_READ, 1);
 	EXPECT_CQE(cqes, 2, UD_B, 0);
-	link = rv_kind(&co, skel->progs.dr_queue_nop, 0);
+	link = uring_attach(&co, skel->progs.dr_queue_nop, 0);
 	/* and drain is refused from then on */
 	sqe = uring_sqe(ring);
 	io_uring_prep_nop(sqe);

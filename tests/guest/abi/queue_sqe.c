@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
-/* The hardening suite, item 1. SQE lifetime (hardening.h) */
-#include "hardening.h"
-
+/*
+ * A queued SQE is the request's own: a linked IORING_OP_URING_CMD
+ * (GETSOCKOPT SO_TYPE) queued by a step reads its own SQE, not the one
+ * the next step wrote to the ring's SQE buffer, nor freed memory after
+ * its kind's link was destroyed (KASAN). Step qbatch of kinds.bpf.c.
+ */
+#include "kinds.h"
 
 /* an IORING_OP_URING_CMD GETSOCKOPT(SOL_SOCKET, @optname) into @val */
-static void qb_getsockopt(struct hardening_bpf *skel, unsigned int b,
+static void qb_getsockopt(struct kinds_bpf *skel, unsigned int b,
 			  unsigned int i, int sock, int optname, int *val,
 			  __u64 ud)
 {
@@ -33,15 +37,15 @@ IOCORO_CASE(sqe_lifetime)
 {
 	static int val1, val2;
 	static char buf[8];
-	struct hardening_bpf *skel = skel_load();
+	struct kinds_bpf *skel = kinds_load();
 	struct io_uring_cqe cqes[3];
 	struct io_uring *ring;
 	struct iocoro co;
 	int p[2], sock, link;
 
-	ring_init(&co, 16, 0);
+	uring_co_init(&co, 16, 0);
 	ring = &co.ring;
-	link = attach_kind(&co, skel->progs.qbatch, K_MAIN);
+	link = uring_attach(&co, skel->progs.qbatch, K_MAIN);
 	/* a datagram socket; its SO_TYPE is SOCK_DGRAM */
 	sock = CHECK_SYS(socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0));
 	CHECK_SYS(pipe2(p, O_CLOEXEC));
@@ -98,5 +102,5 @@ IOCORO_CASE(sqe_lifetime)
 	close(p[0]);
 	close(p[1]);
 	io_uring_queue_exit(&co.ring);
-	hardening_bpf__destroy(skel);
+	kinds_bpf__destroy(skel);
 }

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: MIT
-/* The hardening suite, item 3. owner (hardening.h) */
-#include "hardening.h"
-
+/*
+ * Who may use a kind: a task that inherited the ring fd but is neither
+ * the kind's attacher (its euid) nor CAP_BPF gets -EPERM for a start
+ * (with or without a budget; the step does not run), cannot reach the
+ * kind's link or map by id, attach, take or replace a kind (-EPERM); the
+ * same euid without capabilities may start, and still not attach or
+ * replace. Steps tag_a and tag_b of kinds.bpf.c.
+ */
+#include "kinds.h"
 
 /* ids of the kind's link and of its io_coro_ops map */
 struct owner_ids {
@@ -39,7 +45,7 @@ static int owner_start(struct io_uring *ring, unsigned int budget)
  * Neither a new kind on @co's ring nor a new program in @link's place:
  * both need a new io_coro_ops map, which needs CAP_BPF
  */
-static void owner_no_attach(struct iocoro *co, struct hardening_bpf *skel,
+static void owner_no_attach(struct iocoro *co, struct kinds_bpf *skel,
 			    int link)
 {
 	struct iocoro own;
@@ -49,7 +55,7 @@ static void owner_no_attach(struct iocoro *co, struct hardening_bpf *skel,
 	CHECK_EQ(iocoro_kind_update(link, co, skel->progs.tag_b, K_MAIN),
 		 -EPERM);
 	/* on a ring of its own too */
-	ring_init(&own, 4, 0);
+	uring_co_init(&own, 4, 0);
 	CHECK_EQ(iocoro_kind_attach(&own, skel->progs.tag_b, K_MAIN), -EPERM);
 	io_uring_queue_exit(&own.ring);
 }
@@ -59,7 +65,7 @@ static void owner_no_attach(struct iocoro *co, struct hardening_bpf *skel,
  * exits 1). With its copy of the link it cannot replace the program; once
  * it closed it, the ring fd leads to no link.
  */
-static void owner_child_nobody(struct iocoro *co, struct hardening_bpf *skel,
+static void owner_child_nobody(struct iocoro *co, struct kinds_bpf *skel,
 			       int link)
 {
 	struct owner_ids ids = owner_ids_of(link);
@@ -80,7 +86,7 @@ static void owner_child_nobody(struct iocoro *co, struct hardening_bpf *skel,
 
 /* euid 0 like the attacher, no capability at all, the link fd kept */
 static void owner_child_same_euid(struct iocoro *co,
-				  struct hardening_bpf *skel, int link)
+				  struct kinds_bpf *skel, int link)
 {
 	struct caps none;
 
@@ -94,9 +100,9 @@ static void owner_child_same_euid(struct iocoro *co,
 	_exit(0);
 }
 
-static void run_owner_child(struct iocoro *co, struct hardening_bpf *skel,
+static void run_owner_child(struct iocoro *co, struct kinds_bpf *skel,
 			    int link,
-			    void (*fn)(struct iocoro *, struct hardening_bpf *,
+			    void (*fn)(struct iocoro *, struct kinds_bpf *,
 				       int),
 			    const char *what)
 {
@@ -120,12 +126,12 @@ static void run_owner_child(struct iocoro *co, struct hardening_bpf *skel,
 
 IOCORO_CASE(owner)
 {
-	struct hardening_bpf *skel = skel_load();
+	struct kinds_bpf *skel = kinds_load();
 	struct iocoro co;
 	int link;
 
-	ring_init(&co, 8, 0);
-	link = attach_kind(&co, skel->progs.tag_a, K_MAIN);
+	uring_co_init(&co, 8, 0);
+	link = uring_attach(&co, skel->progs.tag_a, K_MAIN);
 	skel->bss->ta_ret = 77;
 	skel->bss->tb_ret = 88;
 
@@ -146,10 +152,10 @@ IOCORO_CASE(owner)
 	/* still tag_a's kind, and K_OTHER still free for the attacher */
 	CHECK_EQ(owner_start(&co.ring, 0), 77);
 	CHECK_EQ(skel->bss->ta_runs, 3);
-	CHECK_SYS(close(attach_kind(&co, skel->progs.tag_b, K_OTHER)));
+	CHECK_SYS(close(uring_attach(&co, skel->progs.tag_b, K_OTHER)));
 	CHECK_EQ(skel->bss->tb_runs, 0);
 
 	CHECK_SYS(close(link));
 	io_uring_queue_exit(&co.ring);
-	hardening_bpf__destroy(skel);
+	kinds_bpf__destroy(skel);
 }

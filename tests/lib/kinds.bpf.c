@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The steps of the hardening guest tests (hardening.h): struct io_coro_ops
+ * The steps several guest suites share (kinds.h): struct io_coro_ops
  * programs, hostile or careless, that the series must contain. The tests
  * attach them to rings as kinds (iocoro_kind_attach()), drive them through
  * the globals below (set by user space through the skeleton's mmap of
@@ -10,7 +10,7 @@
 #include <iocoro/coro_ops.h>
 #include <iocoro/bpf_prep.h>
 
-#include "hardening_progs.h"
+#include "kinds_progs.h"
 
 char LICENSE[] SEC("license") = "GPL";
 

@@ -7,7 +7,7 @@
  * any request's result: a step's result and the CQEs it posts carry
  * -EINTR instead.
  */
-#include "review.h"
+#include "guest.h"
 #include "restart.skel.h"
 
 /* the kernel-internal codes of include/linux/errno.h */
@@ -30,13 +30,13 @@ IOCORO_CASE(restart_codes)
 	skel = restart_bpf__open_and_load();
 	if (!skel)
 		FAIL("restart_bpf__open_and_load: %s", strerror(errno));
-	rv_ring(&co, 8, 0);
+	uring_co_init(&co, 8, 0);
 	ring = &co.ring;
-	link = rv_kind(&co, skel->progs.rs_return, 0);
+	link = uring_attach(&co, skel->progs.rs_return, 0);
 	for (i = 0; i < ARRAY_SIZE(codes); i++) {
 		skel->bss->rs_ret = -codes[i];
 		skel->bss->rs_emit_res = -codes[i];
-		rv_prep_start(ring, 0, 1);
+		uring_prep_start(ring, 0, 1);
 		uring_submit(ring, 1);
 		uring_reap(ring, cqes, 2);
 		EXPECT_CQE(cqes, 2, 0x5e, -EINTR);
@@ -46,7 +46,7 @@ IOCORO_CASE(restart_codes)
 	/* other errors stay as they are */
 	skel->bss->rs_ret = -EIO;
 	skel->bss->rs_emit_res = -EAGAIN;
-	rv_prep_start(ring, 0, 1);
+	uring_prep_start(ring, 0, 1);
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, 0x5e, -EAGAIN);

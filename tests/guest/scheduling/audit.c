@@ -25,7 +25,7 @@
  * give exactly one, uring_op=18, and so must a step that queues one.
  * Audit is off again and the rule gone at the end, even on failure.
  */
-#include "review.h"
+#include "scheduling.h"
 #include "audit.skel.h"
 
 #include <linux/audit.h>
@@ -114,7 +114,7 @@ static int au_wait(unsigned int *count, unsigned int from)
 
 		if (ret && ret != -ETIME)
 			return ret;
-		if (rv_ms_since(t0) > AU_MS)
+		if (uring_ms_since(t0) > AU_MS)
 			return -ETIME;
 	}
 	return 0;
@@ -227,7 +227,7 @@ static void au_child(struct audit_bpf *skel, enum au_way way)
 	char buf[1];
 	int p[2];
 
-	rv_ring(&co, 8, 0);
+	uring_co_init(&co, 8, 0);
 	ring = &co.ring;
 	CHECK_SYS(pipe2(p, O_CLOEXEC));
 	if (way == AU_DIRECT) {
@@ -238,12 +238,12 @@ static void au_child(struct audit_bpf *skel, enum au_way way)
 		CHECK_EQ(io_uring_submit_and_wait(ring, 1), 1);
 		n = 1;
 	} else if (way == AU_SUBMIT) {
-		rv_kind(&co, skel->progs.au_open, 0);
-		rv_prep_start(ring, 0, UD_BPF);
+		uring_attach(&co, skel->progs.au_open, 0);
+		uring_prep_start(ring, 0, UD_BPF);
 		CHECK_EQ(io_uring_submit_and_wait(ring, 1), 1);
 		n = 2;
 	} else {
-		rv_kind(&co, skel->progs.au_open, 0);
+		uring_attach(&co, skel->progs.au_open, 0);
 		sqe = uring_sqe(ring);
 		if (way == AU_LINK)
 			io_uring_prep_nop(sqe);
@@ -251,7 +251,7 @@ static void au_child(struct audit_bpf *skel, enum au_way way)
 			io_uring_prep_read(sqe, p[0], buf, 1, 0);
 		sqe->user_data = UD_FIRST;
 		sqe->flags = IOSQE_IO_LINK;
-		rv_prep_start(ring, 0, UD_BPF);
+		uring_prep_start(ring, 0, UD_BPF);
 		uring_submit(ring, 2);
 	}
 	printf("audit: way %d: %u runs after the submission\n", way,
@@ -261,7 +261,7 @@ static void au_child(struct audit_bpf *skel, enum au_way way)
 		CHECK_EQ(skel->bss->au_runs, 0);
 		CHECK_EQ(write(p[1], "x", 1), 1);
 		for (t0 = uring_now_ns(); !skel->bss->au_runs;)
-			if (rv_ms_since(t0) > AU_MS)
+			if (uring_ms_since(t0) > AU_MS)
 				FAIL("the step did not run");
 	} else if (way == AU_WAIT) {
 		CHECK_EQ(skel->bss->au_runs, 0);

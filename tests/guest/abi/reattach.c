@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* The hardening suite, item 4. reattach (hardening.h) */
-#include "hardening.h"
-
+/*
+ * A kind replaced or detached under a waiting start: a start waiting in a
+ * link whose kind's link is destroyed completes with -EBADF, its step not
+ * run; BPF_LINK_UPDATE, or a new link of the kind, while it waits runs
+ * the kind's program then attached. Steps tag_a and tag_b of kinds.bpf.c.
+ */
+#include "kinds.h"
 
 /* READ of the empty pipe @rfd -HARDLINK-> a start of K_MAIN: both wait */
 static void read_then_start(struct io_uring *ring, int rfd, char *buf)
@@ -36,20 +40,20 @@ static void release(struct io_uring *ring, int wfd, int res)
  */
 IOCORO_CASE(reattach)
 {
-	struct hardening_bpf *skel = skel_load();
+	struct kinds_bpf *skel = kinds_load();
 	struct io_uring *ring;
 	static char buf[8];
 	struct iocoro co;
 	int p[2], la, lb;
 
-	ring_init(&co, 8, 0);
+	uring_co_init(&co, 8, 0);
 	ring = &co.ring;
 	CHECK_SYS(pipe2(p, O_CLOEXEC));
 	skel->bss->ta_ret = 111;
 	skel->bss->tb_ret = 222;
 
 	/* prepared against tag_a, its link destroyed: no kind K_MAIN */
-	la = attach_kind(&co, skel->progs.tag_a, K_MAIN);
+	la = uring_attach(&co, skel->progs.tag_a, K_MAIN);
 	read_then_start(ring, p[0], buf);
 	CHECK_SYS(close(la));
 	release(ring, p[1], -EBADF);
@@ -57,7 +61,7 @@ IOCORO_CASE(reattach)
 	CHECK_EQ(skel->bss->tb_runs, 0);
 
 	/* BPF_LINK_DETACH with the fd still open: the same */
-	la = attach_kind(&co, skel->progs.tag_a, K_MAIN);
+	la = uring_attach(&co, skel->progs.tag_a, K_MAIN);
 	read_then_start(ring, p[0], buf);
 	CHECK_EQ(bpf_link_detach(la), 0);
 	release(ring, p[1], -EBADF);
@@ -66,7 +70,7 @@ IOCORO_CASE(reattach)
 	CHECK_EQ(skel->bss->tb_runs, 0);
 
 	/* prepared against tag_a, its link updated to tag_b: tag_b runs */
-	la = attach_kind(&co, skel->progs.tag_a, K_MAIN);
+	la = uring_attach(&co, skel->progs.tag_a, K_MAIN);
 	read_then_start(ring, p[0], buf);
 	CHECK_RET(iocoro_kind_update(la, &co, skel->progs.tag_b, K_MAIN));
 	release(ring, p[1], 222);
@@ -75,10 +79,10 @@ IOCORO_CASE(reattach)
 	CHECK_SYS(close(la));
 
 	/* prepared against tag_a, then a new link of tag_b as K_MAIN */
-	la = attach_kind(&co, skel->progs.tag_a, K_MAIN);
+	la = uring_attach(&co, skel->progs.tag_a, K_MAIN);
 	read_then_start(ring, p[0], buf);
 	CHECK_SYS(close(la));
-	lb = attach_kind(&co, skel->progs.tag_b, K_MAIN);
+	lb = uring_attach(&co, skel->progs.tag_b, K_MAIN);
 	release(ring, p[1], 222);
 	CHECK_EQ(skel->bss->ta_runs, 0);
 	CHECK_EQ(skel->bss->tb_runs, 2);
@@ -91,7 +95,7 @@ IOCORO_CASE(reattach)
 
 	/* and the kind's program still runs after all that */
 	CHECK_SYS(close(lb));
-	la = attach_kind(&co, skel->progs.tag_a, K_MAIN);
+	la = uring_attach(&co, skel->progs.tag_a, K_MAIN);
 	read_then_start(ring, p[0], buf);
 	release(ring, p[1], 111);
 	CHECK_EQ(skel->bss->ta_runs, 1);
@@ -100,5 +104,5 @@ IOCORO_CASE(reattach)
 	close(p[0]);
 	close(p[1]);
 	io_uring_queue_exit(ring);
-	hardening_bpf__destroy(skel);
+	kinds_bpf__destroy(skel);
 }

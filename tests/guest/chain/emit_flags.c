@@ -7,7 +7,7 @@
  * CQEs with its user_data follow); any other flag is refused (-EINVAL) and
  * nothing is posted.
  */
-#include "review.h"
+#include "guest.h"
 #include "emit_flags.skel.h"
 
 IOCORO_CASE(emit_flags)
@@ -28,12 +28,12 @@ IOCORO_CASE(emit_flags)
 	skel = emit_flags_bpf__open_and_load();
 	if (!skel)
 		FAIL("emit_flags_bpf__open_and_load: %s", strerror(errno));
-	rv_ring(&co, 8, 0);
+	uring_co_init(&co, 8, 0);
 	ring = &co.ring;
-	link = rv_kind(&co, skel->progs.ef_emit, 0);
+	link = uring_attach(&co, skel->progs.ef_emit, 0);
 	for (i = 0; i < ARRAY_SIZE(refused); i++) {
 		skel->bss->ef_flags = refused[i];
-		rv_prep_start(ring, 0, 1);
+		uring_prep_start(ring, 0, 1);
 		uring_submit(ring, 1);
 		/* only the request's own CQE */
 		uring_reap(ring, cqes, 1);
@@ -42,14 +42,14 @@ IOCORO_CASE(emit_flags)
 	}
 	/* F_MORE and no flag go through */
 	skel->bss->ef_flags = IORING_CQE_F_MORE;
-	rv_prep_start(ring, 0, 1);
+	uring_prep_start(ring, 0, 1);
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, 2);
 	CHECK_EQ(skel->bss->ef_rc, 0);
 	CHECK_EQ(cqes[0].user_data, 0xef);
 	CHECK_EQ(cqes[0].flags, IORING_CQE_F_MORE);
 	skel->bss->ef_flags = 0;
-	rv_prep_start(ring, 0, 1);
+	uring_prep_start(ring, 0, 1);
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, 0xef, 1);

@@ -11,7 +11,7 @@
  * cannot use a program array at all, so an array's first program decides
  * for good whether its callees are sleepable.
  */
-#include "review.h"
+#include "guest.h"
 #include "tailcall.skel.h"
 #include "tailcall_sleepy.skel.h"
 
@@ -40,9 +40,9 @@ static int tc_run(struct tailcall_bpf *skel)
 	struct iocoro co;
 	int link;
 
-	rv_ring(&co, 8, 0);
-	link = rv_kind(&co, skel->progs.tc_caller, TC_KIND);
-	rv_prep_start(&co.ring, TC_KIND, 1);
+	uring_co_init(&co, 8, 0);
+	link = uring_attach(&co, skel->progs.tc_caller, TC_KIND);
+	uring_prep_start(&co.ring, TC_KIND, 1);
 	uring_submit(&co.ring, 1);
 	uring_reap(&co.ring, &cqe, 1);
 	CHECK_EQ_U64(cqe.user_data, 1);

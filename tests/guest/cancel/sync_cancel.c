@@ -8,7 +8,7 @@
  * forever with a timeout of -1. No ring with programs is needed: any
  * ring's sync cancel was affected.
  */
-#include "review.h"
+#include "guest.h"
 
 #define SC_SIZE (192U << 20)
 #define SC_TIMEOUT_S 20
@@ -50,7 +50,7 @@ IOCORO_CASE_OPTS(sync_cancel_skipped, .serial = true, .timeout = 120)
 
 	t0 = uring_now_ns();
 	ret = io_uring_register_sync_cancel(&ring, &reg);
-	ms = rv_ms_since(t0);
+	ms = uring_ms_since(t0);
 	printf("sync_cancel_skipped: %d after %.1f ms\n", ret, ms);
 	/* cancelled while pending (0), or gone once it completed (0) */
 	CHECK_EQ(ret, 0);
@@ -105,7 +105,7 @@ static void *sa_cancel_thread(void *p)
 	uring_sleep_ms(c->delay_ms);
 	t0 = uring_now_ns();
 	c->ret = io_uring_register_sync_cancel(c->ring, &reg);
-	c->ms = rv_ms_since(t0);
+	c->ms = uring_ms_since(t0);
 	CHECK_EQ(write(c->done_fd, "x", 1), 1);
 	return NULL;
 }

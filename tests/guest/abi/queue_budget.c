@@ -1,9 +1,17 @@
 // SPDX-License-Identifier: MIT
-/* The hardening suite, item 10. budgets: at queue, at start (hardening.h) */
-#include "hardening.h"
+/*
+ * Budgets of queued starts: bpf_io_coro_queue_sqe() refuses (-ELOOP) an
+ * IORING_OP_BPF start the coroutine's budget (its start's sqe->len)
+ * cannot pay for, so the step finishes cleanly with its own result
+ * (budget_queue); only a start from user space names a budget: above
+ * IORING_BPF_MAX_BUDGET it fails (-EINVAL); a start a step queues that
+ * names one fails (-EINVAL), without it runs on its coroutine's budget,
+ * -ELOOP when none is left (budget_start). Steps budget_step, qbatch and
+ * tag_a of kinds.bpf.c.
+ */
+#include "kinds.h"
 
-
-static void bq_reset(struct hardening_bpf *skel, unsigned int fan)
+static void bq_reset(struct kinds_bpf *skel, unsigned int fan)
 {
 	skel->bss->bq_kind = K_MAIN;
 	skel->bss->bq_fan = fan;
@@ -15,15 +23,15 @@ static void bq_reset(struct hardening_bpf *skel, unsigned int fan)
 
 IOCORO_CASE(budget_queue)
 {
-	struct hardening_bpf *skel = skel_load();
+	struct kinds_bpf *skel = kinds_load();
 	struct io_uring_cqe cqes[6];
 	struct io_uring *ring;
 	struct iocoro co;
 	int link;
 
-	ring_init(&co, 16, 0);
+	uring_co_init(&co, 16, 0);
 	ring = &co.ring;
-	link = attach_kind(&co, skel->progs.budget_step, K_MAIN);
+	link = uring_attach(&co, skel->progs.budget_step, K_MAIN);
 
 	/*
 	 * Budget 2 (the start's sqe->len): step 1 queues NOP -HARDLINK-> BPF
@@ -68,7 +76,7 @@ IOCORO_CASE(budget_queue)
 
 	io_uring_queue_exit(ring);
 	close(link);
-	hardening_bpf__destroy(skel);
+	kinds_bpf__destroy(skel);
 }
 
 /*
@@ -79,17 +87,17 @@ IOCORO_CASE(budget_queue)
  */
 IOCORO_CASE(budget_start)
 {
-	struct hardening_bpf *skel = skel_load();
+	struct kinds_bpf *skel = kinds_load();
 	struct io_uring_cqe cqes[2];
 	struct io_uring_sqe sqe;
 	struct io_uring *ring;
 	struct iocoro co;
 	int lq, lt;
 
-	ring_init(&co, 8, 0);
+	uring_co_init(&co, 8, 0);
 	ring = &co.ring;
-	lq = attach_kind(&co, skel->progs.qbatch, K_MAIN);
-	lt = attach_kind(&co, skel->progs.tag_a, K_OTHER);
+	lq = uring_attach(&co, skel->progs.qbatch, K_MAIN);
+	lt = uring_attach(&co, skel->progs.tag_a, K_OTHER);
 	skel->bss->ta_ret = 55;
 
 	uring_prep_start(ring, K_OTHER, UD_BPF)->len = IORING_BPF_MAX_BUDGET + 1;
@@ -139,5 +147,5 @@ IOCORO_CASE(budget_start)
 	io_uring_queue_exit(ring);
 	close(lt);
 	close(lq);
-	hardening_bpf__destroy(skel);
+	kinds_bpf__destroy(skel);
 }

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+/* Helpers of the steps and rings several guest suites share: kinds.h */
+#include "kinds.h"
+
+struct kinds_bpf *kinds_load(void)
+{
+	struct kinds_bpf *skel;
+	int err;
+
+	skel = kinds_bpf__open();
+	if (!skel)
+		FAIL("kinds_bpf__open: %s", strerror(errno));
+	err = kinds_bpf__load(skel);
+	if (err)
+		FAIL("kinds_bpf__load: %d (%s)", err, strerror(-err));
+	CHECK_EQ(bpf_program__type(skel->progs.qbatch),
+		 BPF_PROG_TYPE_STRUCT_OPS);
+	return skel;
+}
+
+void qb_put(struct kinds_bpf *skel, unsigned int b, unsigned int i,
+	    const struct io_uring_sqe *sqe)
+{
+	CHECK(b < QB_NB && i < QB_MAX);
+	memcpy(skel->bss->qb_sqes[b][i], sqe, SQE_SIZE);
+	skel->bss->qb_n[b] = i + 1;
+	skel->bss->qb_rc[b][i] = 1;
+}
+
+void qb_nop(struct kinds_bpf *skel, unsigned int b, unsigned int i,
+	    __u8 flags, __u64 ud)
+{
+	struct io_uring_sqe sqe;
+
+	memset(&sqe, 0, sizeof(sqe));
+	io_uring_prep_nop(&sqe);
+	sqe.flags = flags;
+	sqe.user_data = ud;
+	qb_put(skel, b, i, &sqe);
+}
+
+void qb_read(struct kinds_bpf *skel, unsigned int b, unsigned int i,
+	     int fd, void *buf, unsigned int len, __u8 flags, __u64 ud)
+{
+	struct io_uring_sqe sqe;
+
+	memset(&sqe, 0, sizeof(sqe));
+	io_uring_prep_read(&sqe, fd, buf, len, 0);
+	sqe.flags = flags;
+	sqe.user_data = ud;
+	qb_put(skel, b, i, &sqe);
+}
+
+void qb_check_queued(struct kinds_bpf *skel, unsigned int b)
+{
+	unsigned int i;
+
+	for (i = 0; i < skel->bss->qb_n[b]; i++)
+		if (skel->bss->qb_rc[b][i])
+			FAIL("queue_sqe of batch %u entry %u: %ld, want 0", b,
+			     i, skel->bss->qb_rc[b][i]);
+}
+
+struct io_uring_sqe *prep_qbatch(struct io_uring *ring, unsigned int b)
+{
+	return uring_prep_start(ring, K_MAIN, UD_BPF | b);
+}
+
+/* capabilities: get, set (all three sets as given) */
+void caps_get(struct caps *c)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+
+	CHECK_SYS(syscall(SYS_capget, &hdr, c->d));
+}
+
+void caps_set(const struct caps *c)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+
+	CHECK_SYS(syscall(SYS_capset, &hdr, c->d));
+}
+
+bool caps_effective_empty(void)
+{
+	struct caps c;
+	unsigned int i;
+
+	caps_get(&c);
+	for (i = 0; i < _LINUX_CAPABILITY_U32S_3; i++)
+		if (c.d[i].effective)
+			return false;
+	return true;
+}
+
+void become_nobody(void)
+{
+	CHECK_SYS(setgroups(0, NULL));
+	CHECK_SYS(setresgid(NOBODY, NOBODY, NOBODY));
+	CHECK_SYS(setresuid(NOBODY, NOBODY, NOBODY));
+	CHECK(caps_effective_empty());
+}
