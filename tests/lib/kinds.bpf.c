@@ -129,12 +129,15 @@ IOCORO_STEP(emit_flood)
 
 /* ----------------------------------------------------------------- tick */
 /*
- * An endless waiting coroutine: every step queues a TIMEOUT (tk_ts_addr,
- * ETIME_SUCCESS, CQE_SKIP_SUCCESS) that continues at kind tk_kind, its
- * own, whatever it saw; with tk_nop a NOP instead of the TIMEOUT: a
- * coroutine that never waits. Counts steps and the completions it saw.
+ * An endless waiting coroutine: every step queues a TIMEOUT (the timespec
+ * at tk_ts_addr, or with tk_ts_n the (user_data % tk_ts_n)-th of an array
+ * there; ETIME_SUCCESS, CQE_SKIP_SUCCESS, user_data tk_timeout_ud, or its
+ * own when 0) that continues at kind tk_kind, whatever it saw; with tk_nop
+ * a NOP instead of the TIMEOUT: a coroutine that never waits. Counts
+ * steps and the completions it saw.
  */
 __u64 tk_ts_addr;
+__u32 tk_ts_n;
 __u32 tk_kind;
 __u64 tk_timeout_ud;
 __u32 tk_nop;
@@ -170,11 +173,16 @@ IOCORO_STEP(tick)
 	if (tk_nop) {
 		io_uring_prep_nop(&sqe);
 	} else {
-		io_uring_prep_timeout(&sqe, (void *)tk_ts_addr, 0,
+		__u64 ts = tk_ts_addr;
+
+		if (tk_ts_n)
+			ts += (step->user_data % tk_ts_n) *
+			      sizeof(struct __kernel_timespec);
+		io_uring_prep_timeout(&sqe, (void *)ts, 0,
 				      IORING_TIMEOUT_ETIME_SUCCESS);
 	}
 	sqe.flags = IOSQE_CQE_SKIP_SUCCESS;
-	sqe.user_data = tk_timeout_ud;
+	sqe.user_data = tk_timeout_ud ? tk_timeout_ud : step->user_data;
 	rc = bpf_io_coro_queue_sqe_cont(step, &sqe, SQE_SIZE, tk_kind);
 	if (rc) {
 		__sync_fetch_and_add(&tk_queue_err, 1);

@@ -72,7 +72,7 @@ static void cn_ran(struct io_uring *ring, struct cancel_bpf *skel)
 	CHECK_EQ(skel->bss->cn_runs, 1);
 }
 
-IOCORO_CASE(cancel_async)
+IOCORO_CASE(async)
 {
 	struct io_uring_cqe cqes[2];
 	struct io_uring_sqe *sqe;
@@ -95,7 +95,7 @@ IOCORO_CASE(cancel_async)
 	cn_teardown(&co, links, skel);
 }
 
-IOCORO_CASE(cancel_sync)
+IOCORO_CASE(sync)
 {
 	struct io_uring_sync_cancel_reg reg = {
 		.addr = UD_STEP,
@@ -113,7 +113,7 @@ IOCORO_CASE(cancel_sync)
 }
 
 /* not cancelled: it runs at the next wait */
-IOCORO_CASE(cancel_none)
+IOCORO_CASE(none)
 {
 	struct cancel_bpf *skel;
 	struct iocoro co;
@@ -132,7 +132,7 @@ IOCORO_CASE(cancel_none)
  * the read, whose step runs and sees -ECANCELED, its result the
  * request's.
  */
-IOCORO_CASE(cancel_link_timeout)
+IOCORO_CASE(link_timeout)
 {
 	struct __kernel_timespec ts = { .tv_sec = 0, .tv_nsec = 50000000 };
 	struct io_uring_cqe cqes[3];
@@ -238,7 +238,7 @@ static bool cn_race_once(struct io_uring *ring, struct cancel_bpf *skel,
 	return false;
 }
 
-IOCORO_CASE_OPTS(cancel_link_timeout_race, .timeout = 900)
+IOCORO_CASE_OPTS(link_timeout_race, .timeout = 900)
 {
 	struct __kernel_timespec ts = { .tv_sec = 0, .tv_nsec = 1000000 };
 	unsigned int i, races, got = 0;

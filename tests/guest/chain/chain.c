@@ -39,7 +39,7 @@ void attach_all(struct iocoro *co, struct chain_bpf *skel)
 	fds[K_NOP_CHAIN] = bpf_program__fd(skel->progs.nop_chain);
 	fds[K_FAIL_ABORT] = bpf_program__fd(skel->progs.fail_abort);
 	fds[K_FAN] = bpf_program__fd(skel->progs.fan);
-	fds[K_TICK] = bpf_program__fd(skel->progs.tick);
+	fds[K_TICK] = -1; /* tick: kinds.bpf.c's, teardown.c attaches it */
 	fds[K_RET_VAL] = bpf_program__fd(skel->progs.ret_val);
 	CHECK_EQ(iocoro_attach(co, fds, K_NR), 0);
 }
@@ -69,11 +69,6 @@ int tmp_file_with(const void *data, size_t len)
 	CHECK_SYS(unlink(path));
 	CHECK_EQ(CHECK_SYS(pwrite(fd, data, len, 0)), len);
 	return fd;
-}
-
-double ms_since(uint64_t t0)
-{
-	return (double)(uring_now_ns() - t0) / 1e6;
 }
 
 void set_nop_chain(struct chain_bpf *skel, unsigned int len, bool linked)

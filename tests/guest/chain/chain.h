@@ -102,9 +102,6 @@ void teardown(struct iocoro *co, struct chain_bpf *skel);
 /* a temporary file in /tmp holding @len bytes of @data, unlinked at once */
 int tmp_file_with(const void *data, size_t len);
 
-/* ms since @t0 (uring_now_ns()) */
-double ms_since(uint64_t t0);
-
 /*
  * nop_chain queues @len NOPs (0: no end) after the first run, then posts
  * UD_DONE; @linked: each NOP -HARDLINK-> a start of its kind, else each

@@ -179,7 +179,7 @@ static void sc_wait_ready(struct sc_run *runs, int n)
 
 	for (i = 0; i < n; i++) {
 		struct scale_bpf *skel = runs[i].skel;
-		double left = SC_READY_MS - ms_since(t0);
+		double left = SC_READY_MS - uring_ms_since(t0);
 
 		if (left > 0 && uring_read_byte_ms(runs[i].ready_fd,
 						   (unsigned int)left) == 'R')
@@ -202,7 +202,7 @@ static void sc_reap(struct sc_run *r, uint64_t t0)
 		FAIL("teardown %s: the child was not reaped within %u ms",
 		     sc_names[r->v], SC_GONE_MS);
 	}
-	printf("scale %s: reaped in %.0f ms\n", sc_names[r->v], ms_since(t0));
+	printf("scale %s: reaped in %.0f ms\n", sc_names[r->v], uring_ms_since(t0));
 	if (r->v == SC_KILL)
 		CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	else
@@ -253,7 +253,7 @@ static void scale_teardown(const enum sc_variant *v, int n)
 		if (k2 <= k0 + SC_SLACK)
 			break;
 		uring_sleep_ms(100);
-	} while (ms_since(t0) < SC_GONE_MS);
+	} while (uring_ms_since(t0) < SC_GONE_MS);
 	s2 = sunreclaim_kb();
 	printf("scale: io_kiocb %ld from %ld, unreclaimable slab %+ld kB "
 	       "from before (KASAN keeps freed objects in quarantine a "

@@ -77,7 +77,7 @@ static void ow_child(struct passes_bpf *skel, int wfd)
 	_exit(0);
 }
 
-IOCORO_CASE_OPTS(owner_spinners, .serial = true)
+IOCORO_CASE_OPTS(spinners, .serial = true)
 {
 	struct passes_bpf *skel;
 	int p[2], status;
