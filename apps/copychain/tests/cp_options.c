@@ -34,7 +34,7 @@ static void no_clobber_update(const char *src, const char *dst,
 			      const char *cpd)
 {
 	char sh[512];
-	struct run r;
+	struct run r = { 0 };
 
 	pair(src, dst, cpd);
 	run_copychain(&r, "-n", src, dst, NULL);
@@ -95,7 +95,7 @@ static void force(const char *src, const char *dst, const char *cpd)
 {
 	char cp_out[1024], sh[256];
 	struct stat a, b;
-	struct run r;
+	struct run r = { 0 };
 	pid_t pid;
 	int wst;
 
@@ -135,7 +135,7 @@ static void targets(const char *src, const char *dst, const char *out,
 		    const char *cpo)
 {
 	char *missing = path_in(work, "missing"), cp_out[1024];
-	struct run r;
+	struct run r = { 0 };
 
 	gen_file(dst, 1000, 0600);
 	CHECK_SYS(mkdir(out, 0755));
@@ -171,7 +171,7 @@ static void targets(const char *src, const char *dst, const char *out,
 static void archive(const char *out, const char *cpo)
 {
 	char *t = path_in(work, "t"), *f, sh[2048];
-	struct run r;
+	struct run r = { 0 };
 
 	CHECK_SYS(mkdir(t, 0750));
 	f = path_in(t, "sub");
@@ -253,7 +253,7 @@ IOCORO_CASE(streams)
 	char *sock = path_in(work, "sock"), out[1024], cp_out[1024];
 	const char *chunks[] = { "64K", "1M" };
 	struct stat a, b;
-	struct run r;
+	struct run r = { 0 };
 	size_t i;
 	int sfd;
 
@@ -324,7 +324,7 @@ IOCORO_CASE(sync)
 	char *t = path_in(work, "t"), *out = path_in(work, "out");
 	char *cpo = path_in(work, "cp-out"), sh[256];
 	unsigned long long plain, synced;
-	struct run r;
+	struct run r = { 0 };
 
 	gen_file(src, 300000, 0644);
 	run_copychain(&r, "--stats", "--chunk", "64K", src, dst, NULL);

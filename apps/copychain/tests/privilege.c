@@ -14,7 +14,7 @@
  */
 static void refused_as_nobody(const char *src, const char *dst, int bpf)
 {
-	struct run r;
+	struct run r = { 0 };
 	pid_t pid;
 	int wst;
 
@@ -69,7 +69,7 @@ IOCORO_CASE(nocap)
 static void denied_as_cp(const char *src, const char *dst, const char *cpdst)
 {
 	char cp_out[1024];
-	struct run r;
+	struct run r = { 0 };
 	pid_t pid;
 	int wst;
 
@@ -99,7 +99,7 @@ IOCORO_CASE(denied)
 	char *open_dir = path_in(work, "open"), *ro = path_in(work, "ro");
 	char *shut = path_in(work, "shut"), *src, *secret, *dst, *cpd;
 	char cp_out[1024];
-	struct run r;
+	struct run r = { 0 };
 
 	CHECK_SYS(chmod(work, 0755));
 	CHECK_SYS(mkdir(open_dir, 0777));
