@@ -12,6 +12,9 @@
  *   CHECK_EQ_U64(a, b)          integers, printed unsigned and in hex
  *   CHECK_CQE(cqe, ud, res)     a CQE has this user_data and res
  *   FAIL(fmt, ...)              unconditional failure with a message
+ *   SKEL_LOAD(x_bpf)            x_bpf__open_and_load(), failing with its
+ *                               errno: the skeleton
+ *   SKEL_OPEN(x_bpf)            x_bpf__open() the same way
  *
  * Every argument is evaluated exactly once.
  */
@@ -111,5 +114,23 @@
 				    check_want_);                             \
 		}                                                             \
 	} while (0)
+
+/* SKEL_LOAD(x_bpf): the skeleton x_bpf opened and loaded (a GNU ({ })) */
+#define SKEL_LOAD(x)                                                          \
+	({                                                                    \
+		struct x *skel_ = x##__open_and_load();                       \
+		if (!skel_)                                                   \
+			FAIL(#x "__open_and_load: %s", strerror(errno));      \
+		skel_;                                                        \
+	})
+
+/* SKEL_OPEN(x_bpf): the same, opened only (to set flags before a load) */
+#define SKEL_OPEN(x)                                                          \
+	({                                                                    \
+		struct x *skel_ = x##__open();                                \
+		if (!skel_)                                                   \
+			FAIL(#x "__open: %s", strerror(errno));               \
+		skel_;                                                        \
+	})
 
 #endif

@@ -4,18 +4,7 @@
 
 struct kinds_bpf *kinds_load(void)
 {
-	struct kinds_bpf *skel;
-	int err;
-
-	skel = kinds_bpf__open();
-	if (!skel)
-		FAIL("kinds_bpf__open: %s", strerror(errno));
-	err = kinds_bpf__load(skel);
-	if (err)
-		FAIL("kinds_bpf__load: %d (%s)", err, strerror(-err));
-	CHECK_EQ(bpf_program__type(skel->progs.qbatch),
-		 BPF_PROG_TYPE_STRUCT_OPS);
-	return skel;
+	return SKEL_LOAD(kinds_bpf);
 }
 
 void qb_put(struct kinds_bpf *skel, unsigned int b, unsigned int i,

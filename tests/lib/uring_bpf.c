@@ -56,6 +56,17 @@ struct io_uring_sqe *uring_sqe(struct io_uring *ring)
 	return sqe;
 }
 
+struct io_uring_sqe *uring_prep_nop(struct io_uring *ring, __u64 ud,
+				    __u8 flags)
+{
+	struct io_uring_sqe *sqe = uring_sqe(ring);
+
+	io_uring_prep_nop(sqe);
+	sqe->user_data = ud;
+	sqe->flags = flags;
+	return sqe;
+}
+
 void uring_submit(struct io_uring *ring, int n)
 {
 	int ret = io_uring_submit(ring);

@@ -55,6 +55,9 @@ void uring_init_params(struct io_uring *ring, unsigned int entries,
 
 /* a zeroed SQE (64 or 128 bytes as the ring's) */
 struct io_uring_sqe *uring_sqe(struct io_uring *ring);
+/* uring_sqe() prepared as a NOP with user_data @ud and SQE flags @flags */
+struct io_uring_sqe *uring_prep_nop(struct io_uring *ring, __u64 ud,
+				    __u8 flags);
 /* io_uring_submit() must return @n */
 void uring_submit(struct io_uring *ring, int n);
 

@@ -8,17 +8,7 @@
 
 struct abi_bpf *skel_load(void)
 {
-	struct abi_bpf *skel;
-	int err;
-
-	skel = abi_bpf__open();
-	if (!skel)
-		FAIL("abi_bpf__open: %s", strerror(errno));
-	err = abi_bpf__load(skel);
-	if (err)
-		FAIL("abi_bpf__load: %d (%s)", err, strerror(-err));
-	CHECK_EQ(bpf_program__type(skel->progs.q_nop), BPF_PROG_TYPE_STRUCT_OPS);
-	return skel;
+	return SKEL_LOAD(abi_bpf);
 }
 
 /* a program r0 = 0; exit of @type: fd or -errno */

@@ -21,9 +21,7 @@ static struct drain_bpf *dr_load(void)
 {
 	struct drain_bpf *skel;
 
-	skel = drain_bpf__open_and_load();
-	if (!skel)
-		FAIL("drain_bpf__open_and_load: %s", strerror(errno));
+	skel = SKEL_LOAD(drain_bpf);
 	skel->bss->dr_ud = UD_PROG_NOP;
 	return skel;
 }
@@ -32,7 +30,6 @@ IOCORO_CASE(drain_after_bpf)
 {
 	struct drain_bpf *skel = dr_load();
 	struct io_uring_cqe cqes[4];
-	struct io_uring_sqe *sqe;
 	struct io_uring *ring;
 	struct iocoro co;
 	int link;
@@ -41,10 +38,7 @@ IOCORO_CASE(drain_after_bpf)
 	ring = &co.ring;
 	link = uring_attach(&co, skel->progs.dr_queue_nop, 0);
 	uring_prep_start(ring, 0, UD_A);
-	sqe = uring_sqe(ring);
-	io_uring_prep_nop(sqe);
-	sqe->user_data = UD_B;
-	sqe->flags = IOSQE_IO_DRAIN;
+	uring_prep_nop(ring, UD_B, IOSQE_IO_DRAIN);
 	uring_submit(ring, 2);
 	/* A, its NOP, and B, refused: nothing waits for anything */
 	uring_reap(ring, cqes, 3);
@@ -55,9 +49,7 @@ IOCORO_CASE(drain_after_bpf)
 	CHECK_EQ(skel->bss->dr_rc, 0);
 
 	/* the ring goes on */
-	sqe = uring_sqe(ring);
-	io_uring_prep_nop(sqe);
-	sqe->user_data = UD_LATER;
+	uring_prep_nop(ring, UD_LATER, 0);
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, 1);
 	EXPECT_CQE(cqes, 1, UD_LATER, 0);
@@ -83,10 +75,7 @@ IOCORO_CASE(drain_attach_busy)
 	sqe = uring_sqe(ring);
 	io_uring_prep_read(sqe, p[0], buf, sizeof(buf), 0);
 	sqe->user_data = UD_READ;
-	sqe = uring_sqe(ring);
-	io_uring_prep_nop(sqe);
-	sqe->user_data = UD_B;
-	sqe->flags = IOSQE_IO_DRAIN;
+	uring_prep_nop(ring, UD_B, IOSQE_IO_DRAIN);
 	uring_submit(ring, 2);
 
 	CHECK_EQ(iocoro_kind_attach(&co, skel->progs.dr_queue_nop, 0), -EBUSY);
@@ -97,19 +86,13 @@ IOCORO_CASE(drain_attach_busy)
 	EXPECT_CQE(cqes, 2, UD_B, 0);
 	link = uring_attach(&co, skel->progs.dr_queue_nop, 0);
 	/* and drain is refused from then on */
-	sqe = uring_sqe(ring);
-	io_uring_prep_nop(sqe);
-	sqe->user_data = UD_B;
-	sqe->flags = IOSQE_IO_DRAIN;
+	uring_prep_nop(ring, UD_B, IOSQE_IO_DRAIN);
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, 1);
 	EXPECT_CQE(cqes, 1, UD_B, -EOPNOTSUPP);
 	/* even once the kind is gone: drain never counted its CQEs */
 	close(link);
-	sqe = uring_sqe(ring);
-	io_uring_prep_nop(sqe);
-	sqe->user_data = UD_B;
-	sqe->flags = IOSQE_IO_DRAIN;
+	uring_prep_nop(ring, UD_B, IOSQE_IO_DRAIN);
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, 1);
 	EXPECT_CQE(cqes, 1, UD_B, -EOPNOTSUPP);

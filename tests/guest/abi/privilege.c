@@ -88,7 +88,6 @@ IOCORO_CASE(restrictions_no_bpf)
 	static const __u8 ops[] = { IORING_OP_NOP };
 	struct abi_bpf *skel = skel_load();
 	struct io_uring_cqe cqe;
-	struct io_uring_sqe *sqe;
 	struct io_uring ring;
 	int link;
 
@@ -99,9 +98,7 @@ IOCORO_CASE(restrictions_no_bpf)
 	CHECK_EQ(skel->bss->runs, 0);
 
 	/* control: a NOP goes */
-	sqe = uring_sqe(&ring);
-	io_uring_prep_nop(sqe);
-	sqe->user_data = UD_NOP;
+	uring_prep_nop(&ring, UD_NOP, 0);
 	uring_submit(&ring, 1);
 	uring_reap(&ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_NOP, 0);

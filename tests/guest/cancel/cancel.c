@@ -32,9 +32,7 @@ static struct cancel_bpf *cn_setup(struct iocoro *co, unsigned int flags,
 {
 	struct cancel_bpf *skel;
 
-	skel = cancel_bpf__open_and_load();
-	if (!skel)
-		FAIL("cancel_bpf__open_and_load: %s", strerror(errno));
+	skel = SKEL_LOAD(cancel_bpf);
 	skel->bss->cn_count_kind = K_COUNT;
 	uring_co_init(co, 8, flags);
 	links[0] = uring_attach(co, skel->progs.cn_count, K_COUNT);

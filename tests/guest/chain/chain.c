@@ -4,18 +4,7 @@
 
 struct chain_bpf *skel_load(void)
 {
-	struct chain_bpf *skel;
-	int err;
-
-	skel = chain_bpf__open();
-	if (!skel)
-		FAIL("chain_bpf__open: %s", strerror(errno));
-	err = chain_bpf__load(skel);
-	if (err)
-		FAIL("chain_bpf__load: %d (%s)", err, strerror(-err));
-	CHECK_EQ(bpf_program__type(skel->progs.nop_chain),
-		 BPF_PROG_TYPE_STRUCT_OPS);
-	return skel;
+	return SKEL_LOAD(chain_bpf);
 }
 
 void chain_ring(struct iocoro *co, unsigned int entries)

@@ -22,9 +22,7 @@ static struct cont_link_bpf *cl_setup(struct iocoro *co)
 	struct cont_link_bpf *skel;
 
 	chain_ring(co, 8);
-	skel = cont_link_bpf__open();
-	if (!skel)
-		FAIL("cont_link_bpf__open: %s", strerror(errno));
+	skel = SKEL_OPEN(cont_link_bpf);
 	CHECK_EQ(CHECK_RET(iocoro_skel_load(co, skel->skeleton, NULL)), 2);
 	skel->bss->cl_step_kind =
 		CHECK_RET(iocoro_prog_index(skel->obj, skel->progs.cl_step));

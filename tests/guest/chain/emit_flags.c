@@ -25,9 +25,7 @@ IOCORO_CASE(emit_flags)
 	unsigned int i;
 	int link;
 
-	skel = emit_flags_bpf__open_and_load();
-	if (!skel)
-		FAIL("emit_flags_bpf__open_and_load: %s", strerror(errno));
+	skel = SKEL_LOAD(emit_flags_bpf);
 	uring_co_init(&co, 8, 0);
 	ring = &co.ring;
 	link = uring_attach(&co, skel->progs.ef_emit, 0);

@@ -22,9 +22,7 @@ IOCORO_CASE(lost_end)
 	unsigned int i, n = IORING_BPF_MAX_CQES + 1, ends = 0;
 	int link;
 
-	skel = lost_end_bpf__open_and_load();
-	if (!skel)
-		FAIL("lost_end_bpf__open_and_load: %s", strerror(errno));
+	skel = SKEL_LOAD(lost_end_bpf);
 	memset(&co, 0, sizeof(co));
 	uring_init_params(&co.ring, 8, &p);
 	link = uring_attach(&co, skel->progs.le_step, 0);

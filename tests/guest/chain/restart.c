@@ -27,9 +27,7 @@ IOCORO_CASE(restart_codes)
 	unsigned int i;
 	int link;
 
-	skel = restart_bpf__open_and_load();
-	if (!skel)
-		FAIL("restart_bpf__open_and_load: %s", strerror(errno));
+	skel = SKEL_LOAD(restart_bpf);
 	uring_co_init(&co, 8, 0);
 	ring = &co.ring;
 	link = uring_attach(&co, skel->progs.rs_return, 0);

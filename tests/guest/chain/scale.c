@@ -145,9 +145,7 @@ static void sc_start(struct sc_run *r)
 {
 	int p[2], g[2];
 
-	r->skel = scale_bpf__open_and_load();
-	if (!r->skel)
-		FAIL("scale_bpf__open_and_load: %s", strerror(errno));
+	r->skel = SKEL_LOAD(scale_bpf);
 	CHECK_EQ(iocoro_prog_index(r->skel->obj, r->skel->progs.scale_wait), 0);
 	r->skel->bss->sc_ts = (uintptr_t)&sc_hour;
 	CHECK_SYS(pipe2(g, O_CLOEXEC));

@@ -23,9 +23,7 @@ static struct tailcall_bpf *tc_open(void)
 {
 	struct tailcall_bpf *skel;
 
-	skel = tailcall_bpf__open();
-	if (!skel)
-		FAIL("tailcall_bpf__open: %s", strerror(errno));
+	skel = SKEL_OPEN(tailcall_bpf);
 	CHECK_EQ(iocoro_object_prepare(skel->obj, NULL), 3);
 	CHECK(bpf_program__flags(skel->progs.tc_callee_sleepable) &
 	      BPF_F_SLEEPABLE);
@@ -137,9 +135,7 @@ IOCORO_CASE(tailcall_sleepable_caller)
 	};
 	struct tailcall_sleepy_bpf *skel;
 
-	skel = tailcall_sleepy_bpf__open();
-	if (!skel)
-		FAIL("tailcall_sleepy_bpf__open: %s", strerror(errno));
+	skel = SKEL_OPEN(tailcall_sleepy_bpf);
 	CHECK_EQ(iocoro_object_prepare(skel->obj, &opts), 1);
 	CHECK(bpf_program__flags(skel->progs.ts_caller) & BPF_F_SLEEPABLE);
 	CHECK_EQ(tailcall_sleepy_bpf__load(skel), -EINVAL);

@@ -319,9 +319,7 @@ static void au_case(enum au_way way)
 {
 	struct audit_bpf *skel;
 
-	skel = audit_bpf__open_and_load();
-	if (!skel)
-		FAIL("audit_bpf__open_and_load: %s", strerror(errno));
+	skel = SKEL_LOAD(audit_bpf);
 	skel->bss->au_path = (uintptr_t)au_path;
 	skel->bss->au_oflags = O_RDONLY | O_CLOEXEC;
 	skel->bss->au_ud = UD_OPEN;

@@ -27,9 +27,7 @@ IOCORO_CASE_OPTS(fifo_oldest_first, .serial = true)
 	unsigned int i;
 	int links[2];
 
-	skel = passes_bpf__open_and_load();
-	if (!skel)
-		FAIL("passes_bpf__open_and_load: %s", strerror(errno));
+	skel = SKEL_LOAD(passes_bpf);
 	skel->bss->tk_ts = (uintptr_t)&ts;
 	uring_co_init(&co, 64, 0);
 	ring = &co.ring;
@@ -96,9 +94,7 @@ IOCORO_CASE_OPTS(fifo_fresh_steps, .serial = true)
 	unsigned int e, i;
 	int links[2];
 
-	skel = passes_bpf__open_and_load();
-	if (!skel)
-		FAIL("passes_bpf__open_and_load: %s", strerror(errno));
+	skel = SKEL_LOAD(passes_bpf);
 	uring_co_init(&co, 2 * FS_FRESH, 0);
 	ring = &co.ring;
 	links[0] = uring_attach(&co, skel->progs.busy, K_BUSY);

@@ -83,9 +83,7 @@ IOCORO_CASE_OPTS(spinners, .serial = true)
 	int p[2], status;
 	pid_t pid;
 
-	skel = passes_bpf__open_and_load();
-	if (!skel)
-		FAIL("passes_bpf__open_and_load: %s", strerror(errno));
+	skel = SKEL_LOAD(passes_bpf);
 	pid = uring_fork_with_pipe(p);
 	if (!pid)
 		ow_child(skel, p[1]);
