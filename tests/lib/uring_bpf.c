@@ -4,6 +4,7 @@
 #include "uring_bpf.h"
 
 #include <bpf/btf.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include <errno.h>
@@ -358,4 +359,44 @@ const struct uring_kind_layout *uring_kind_layout(void)
 	btf__free(btf);
 	done = true;
 	return &layout;
+}
+
+int uring_kind_map(const char *name, int btf_fd, int prog_fd, int ring_fd,
+		   __u32 kind)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_LINK);
+	const struct uring_kind_layout *layout = uring_kind_layout();
+	unsigned char value[512];
+	int fd, zero = 0;
+
+	CHECK(layout->value_size <= sizeof(value));
+	opts.btf_fd = btf_fd;
+	opts.btf_vmlinux_value_type_id = layout->value_type_id;
+	memset(value, 0, sizeof(value));
+	*(__u64 *)(value + layout->off_step) = (__u64)(unsigned int)prog_fd;
+	*(__s32 *)(value + layout->off_ring_fd) = ring_fd;
+	*(__u32 *)(value + layout->off_kind) = kind;
+	fd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, name, sizeof(int),
+			    layout->value_size, 1, &opts);
+	if (fd < 0)
+		return -errno;
+	if (bpf_map_update_elem(fd, &zero, value, 0)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int uring_kind_link(int map_fd)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.map_fd = map_fd;
+	attr.link_create.attach_type = BPF_STRUCT_OPS;
+	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
+	return fd < 0 ? -errno : fd;
 }

@@ -45,6 +45,15 @@ struct uring_kind_layout {
 };
 /* the layout, read the first time (fails the test without one) */
 const struct uring_kind_layout *uring_kind_layout(void);
+/*
+ * A struct_ops map (BPF_F_LINK) named @name of one io_coro_ops value, laid
+ * out as the kernel's BTF says: step @prog_fd, ring @ring_fd, kind @kind,
+ * with the map's own BTF @btf_fd. Its fd or -errno.
+ */
+int uring_kind_map(const char *name, int btf_fd, int prog_fd, int ring_fd,
+		   __u32 kind);
+/* BPF_LINK_CREATE of the struct_ops map @map_fd: a link fd or -errno */
+int uring_kind_link(int map_fd);
 
 /* io_uring_queue_init(), failing the test on error */
 void uring_init(struct io_uring *ring, unsigned int entries,

@@ -148,33 +148,12 @@ static int map_btf_fd(void)
 
 int kind_map_raw(int ring_fd, int prog_fd, __u32 kind)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_LINK);
-	unsigned char value[512];
-	const struct uring_kind_layout *layout = uring_kind_layout();
-	int fd, btf_fd, zero = 0;
+	int fd, btf_fd = map_btf_fd();
 
-	CHECK(layout->value_size <= sizeof(value));
-	btf_fd = map_btf_fd();
 	if (btf_fd < 0)
 		return btf_fd;
-	opts.btf_fd = btf_fd;
-	opts.btf_vmlinux_value_type_id = layout->value_type_id;
-	memset(value, 0, sizeof(value));
-	*(__u64 *)(value + layout->off_step) = (__u64)prog_fd;
-	*(__s32 *)(value + layout->off_ring_fd) = ring_fd;
-	*(__u32 *)(value + layout->off_kind) = kind;
-
-	fd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "abi_kind", sizeof(int),
-			    layout->value_size, 1, &opts);
+	fd = uring_kind_map("abi_kind", btf_fd, prog_fd, ring_fd, kind);
 	close(btf_fd);
-	if (fd < 0)
-		return -errno;
-	if (bpf_map_update_elem(fd, &zero, value, 0)) {
-		int err = -errno;
-
-		close(fd);
-		return err;
-	}
 	return fd;
 }
 
@@ -190,14 +169,7 @@ void kind_value(const void *value, __u64 *step, __s32 *ring_fd, __u32 *kind)
 
 int kind_link_raw(int map_fd)
 {
-	union bpf_attr attr;
-	int fd;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.link_create.map_fd = map_fd;
-	attr.link_create.attach_type = BPF_STRUCT_OPS;
-	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
-	return fd < 0 ? -errno : fd;
+	return uring_kind_link(map_fd);
 }
 
 int kind_attach_raw(int ring_fd, int prog_fd, __u32 kind)

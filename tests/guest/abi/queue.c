@@ -280,6 +280,25 @@ IOCORO_CASE(queue_failed_sqe)
 }
 
 /*
+ * @ring with q_map as kind 0, set to queue a start (user_data UD_BPF2) of
+ * q_nop, kind 1, whose step queues a NOP (UD_NOP): the queued start's SQE
+ */
+static struct io_uring_sqe *queue_start_setup(struct abi_bpf *skel,
+					      struct io_uring *ring, int *link,
+					      int *link2)
+{
+	struct io_uring_sqe *s = &skel->bss->map_sqes[0];
+
+	*link = ring_with_kind(ring, 8, 0, skel->progs.q_map);
+	*link2 = kind_attach_ok(ring, skel->progs.q_nop, 1);
+	iocoro_prep_kind(s, 1);
+	s->user_data = UD_BPF2;
+	skel->bss->map_nr = 1;
+	skel->bss->nop_ud = UD_NOP;
+	return s;
+}
+
+/*
  * a step queues an IORING_OP_BPF start of another kind, whose step queues
  * a NOP; such a start takes its budget from its coroutine, not sqe->len
  * (-EINVAL in its own CQE)
@@ -292,13 +311,7 @@ IOCORO_CASE(queue_chain)
 	struct io_uring ring;
 	int link, link2;
 
-	link = ring_with_kind(&ring, 8, 0, skel->progs.q_map);
-	link2 = kind_attach_ok(&ring, skel->progs.q_nop, 1);
-	s = &skel->bss->map_sqes[0];
-	iocoro_prep_kind(s, 1);
-	s->user_data = UD_BPF2;
-	skel->bss->map_nr = 1;
-	skel->bss->nop_ud = UD_NOP;
+	s = queue_start_setup(skel, &ring, &link, &link2);
 
 	run_bpf_reap(&ring, cqes, 3);
 	EXPECT_CQE(cqes, 3, UD_BPF, 0);
@@ -329,18 +342,10 @@ IOCORO_CASE(queue_budget)
 {
 	struct abi_bpf *skel = skel_load();
 	struct io_uring_cqe cqes[3];
-	struct io_uring_sqe *s;
 	struct io_uring ring;
 	int link, link2;
 
-	link = ring_with_kind(&ring, 8, 0, skel->progs.q_map);
-	link2 = kind_attach_ok(&ring, skel->progs.q_nop, 1);
-	s = &skel->bss->map_sqes[0];
-	iocoro_prep_kind(s, 1);
-	s->user_data = UD_BPF2;
-	skel->bss->map_nr = 1;
-	skel->bss->nop_ud = UD_NOP;
-
+	queue_start_setup(skel, &ring, &link, &link2);
 	uring_prep_start(&ring, 0, UD_BPF)->len = 1;
 	uring_submit(&ring, 1);
 	uring_reap(&ring, cqes, 1);

@@ -49,6 +49,17 @@ void teardown(struct iocoro *co, struct chain_bpf *skel)
 	chain_bpf__destroy(skel);
 }
 
+void exec_list(void)
+{
+	char *argv[] = { "chain_test", "--list", NULL };
+	int null = open("/dev/null", O_WRONLY);
+
+	if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
+		_exit(97);
+	execv("/proc/self/exe", argv);
+	_exit(99);
+}
+
 /* a temporary file in /tmp holding @len bytes of @data, unlinked at once */
 int tmp_file_with(const void *data, size_t len)
 {

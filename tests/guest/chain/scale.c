@@ -120,15 +120,8 @@ static void sc_child(struct scale_bpf *skel, enum sc_variant v, int wfd,
 	case SC_KILL:
 		for (;;)
 			pause();
-	case SC_EXEC: {
-		char *argv[] = { "chain_test", "--list", NULL };
-		int null = open("/dev/null", O_WRONLY);
-
-		if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
-			_exit(97);
-		execv("/proc/self/exe", argv);
-		_exit(99);
-	}
+	case SC_EXEC:
+		exec_list();
 	}
 	_exit(98);
 }
