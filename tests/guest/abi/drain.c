@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * Finding 2: drain. On v4, one io_uring_enter() with A = IORING_OP_BPF,
- * whose step queues a NOP, and B = NOP with IOSQE_IO_DRAIN hung the
- * ring: the step's NOP was deferred behind B, B waited for its CQE, and
- * every later SQE was deferred too. Drain cannot account for the requests
- * steps submit: a ring that has had a kind attached refuses
- * IOSQE_IO_DRAIN (-EOPNOTSUPP, as with IOSQE_CQE_SKIP_SUCCESS), and a
- * kind's attach is refused while drained requests wait (-EBUSY).
+ * IOSQE_IO_DRAIN: drain cannot account for the requests steps submit
+ * (A = IORING_OP_BPF, whose step queues a NOP, and B = NOP with
+ * IOSQE_IO_DRAIN in one io_uring_enter() would wait for each other), so a
+ * ring that has had a kind attached refuses IOSQE_IO_DRAIN (-EOPNOTSUPP,
+ * as with IOSQE_CQE_SKIP_SUCCESS), and a kind's attach is refused while
+ * drained requests wait (-EBUSY).
  */
 #include "guest.h"
 #include "drain.skel.h"

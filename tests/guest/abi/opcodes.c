@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * Finding 10: numbers that later kernels give to other things. v4's
- * IORING_OP_BPF was 58, upstream's IORING_OP_RECV_ZC (6.15): the probe
- * reported 58 as supported, and zero-copy receive applications took the
- * kernel for one that has it. IORING_OP_BPF is now past upstream's
- * opcodes (tests/unit/upstream-uapi.txt, held against the headers on the
- * host); here the running kernel: later kernels' opcodes are unknown, as
- * on a stock 6.12, and IORING_OP_BPF is there. The steps' kfuncs are
- * found by name in the kernel's BTF: they have no numbers to clash.
+ * Opcode numbers: IORING_OP_BPF is past upstream's opcodes
+ * (tests/unit/upstream-uapi.txt, held against the headers on the host), so
+ * that no application takes this kernel for one that has a later
+ * kernel's opcode (upstream's 58 is IORING_OP_RECV_ZC). Here the running
+ * kernel: later kernels' opcodes are unknown, as on a stock 6.12, and
+ * IORING_OP_BPF is there. The steps' kfuncs are found by name in the
+ * kernel's BTF: they have no numbers to clash.
  */
 #include "guest.h"
 
@@ -15,6 +14,7 @@
 #define OP_RECV_ZC 58
 #define OP_LAST_UPSTREAM 65
 
+/* the probe: IORING_OP_BPF is the last opcode, past upstream's */
 IOCORO_CASE(opcodes_probe)
 {
 	struct io_uring_probe *probe;
@@ -31,7 +31,11 @@ IOCORO_CASE(opcodes_probe)
 			FAIL("opcode %u probes as supported", op);
 	}
 	CHECK(io_uring_opcode_supported(probe, IORING_OP_BPF));
+	CHECK(probe->ops[IORING_OP_BPF].op == IORING_OP_BPF);
+	CHECK(probe->ops[IORING_OP_BPF].flags & IO_URING_OP_SUPPORTED);
 	CHECK(!io_uring_opcode_supported(probe, OP_RECV_ZC));
+	/* a sanity control: a stock opcode */
+	CHECK(io_uring_opcode_supported(probe, IORING_OP_NOP));
 	io_uring_free_probe(probe);
 	io_uring_queue_exit(&ring);
 }

@@ -280,28 +280,8 @@ IOCORO_CASE(queue_failed_sqe)
 }
 
 /*
- * @ring with q_map as kind 0, set to queue a start (user_data UD_BPF2) of
- * q_nop, kind 1, whose step queues a NOP (UD_NOP): the queued start's SQE
- */
-static struct io_uring_sqe *queue_start_setup(struct abi_bpf *skel,
-					      struct io_uring *ring, int *link,
-					      int *link2)
-{
-	struct io_uring_sqe *s = &skel->bss->map_sqes[0];
-
-	*link = ring_with_kind(ring, 8, 0, skel->progs.q_map);
-	*link2 = kind_attach_ok(ring, skel->progs.q_nop, 1);
-	iocoro_prep_kind(s, 1);
-	s->user_data = UD_BPF2;
-	skel->bss->map_nr = 1;
-	skel->bss->nop_ud = UD_NOP;
-	return s;
-}
-
-/*
  * a step queues an IORING_OP_BPF start of another kind, whose step queues
- * a NOP; such a start takes its budget from its coroutine, not sqe->len
- * (-EINVAL in its own CQE)
+ * a NOP (the budgets of such starts: queue_budget.c)
  */
 IOCORO_CASE(queue_chain)
 {
@@ -311,56 +291,19 @@ IOCORO_CASE(queue_chain)
 	struct io_uring ring;
 	int link, link2;
 
-	s = queue_start_setup(skel, &ring, &link, &link2);
+	link = ring_with_kind(&ring, 8, 0, skel->progs.q_map);
+	link2 = kind_attach_ok(&ring, skel->progs.q_nop, 1);
+	s = &skel->bss->map_sqes[0];
+	iocoro_prep_kind(s, 1);
+	s->user_data = UD_BPF2;
+	skel->bss->map_nr = 1;
+	skel->bss->nop_ud = UD_NOP;
 
 	run_bpf_reap(&ring, cqes, 3);
 	EXPECT_CQE(cqes, 3, UD_BPF, 0);
 	EXPECT_CQE(cqes, 3, UD_BPF2, 0);
 	EXPECT_CQE(cqes, 3, UD_NOP, 0);
 	CHECK_EQ(skel->bss->runs, 2);
-	CHECK_EQ(skel->bss->rc[0], 0);
-
-	/* a budget in the queued start */
-	s->len = 1;
-	run_bpf_reap(&ring, cqes, 2);
-	EXPECT_CQE(cqes, 2, UD_BPF, 0);
-	EXPECT_CQE(cqes, 2, UD_BPF2, -EINVAL);
-	CHECK_EQ(skel->bss->runs, 3);
-	CHECK_EQ(skel->bss->rc[0], 0);
-	close(link2);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
-}
-
-/*
- * the budget of a start (sqe->len) bounds its coroutine: with 1 step its
- * step cannot queue a start (-ELOOP, nothing queued); with 2 it can, and
- * the queued start's step runs
- */
-IOCORO_CASE(queue_budget)
-{
-	struct abi_bpf *skel = skel_load();
-	struct io_uring_cqe cqes[3];
-	struct io_uring ring;
-	int link, link2;
-
-	queue_start_setup(skel, &ring, &link, &link2);
-	uring_prep_start(&ring, 0, UD_BPF)->len = 1;
-	uring_submit(&ring, 1);
-	uring_reap(&ring, cqes, 1);
-	CHECK_CQE(&cqes[0], UD_BPF, 0);
-	CHECK_EQ(skel->bss->runs, 1);
-	CHECK_EQ(skel->bss->nr_rc, 1);
-	CHECK_EQ(skel->bss->rc[0], -ELOOP);
-
-	uring_prep_start(&ring, 0, UD_BPF)->len = 2;
-	uring_submit(&ring, 1);
-	uring_reap(&ring, cqes, 3);
-	EXPECT_CQE(cqes, 3, UD_BPF, 0);
-	EXPECT_CQE(cqes, 3, UD_BPF2, 0);
-	EXPECT_CQE(cqes, 3, UD_NOP, 0);
-	CHECK_EQ(skel->bss->runs, 3);
 	CHECK_EQ(skel->bss->rc[0], 0);
 	close(link2);
 	close(link);

@@ -2,12 +2,12 @@
 /*
  * Cancelling what carries a step. A request whose operation completed is
  * not cancelled, as io_uring cancels no completed request: its step runs
- * with the real result (finding 8 of v4 asked the opposite, and lost
- * what the operation did; v6 review item N1). An IORING_OP_BPF completes
- * at once, so on an IORING_SETUP_DEFER_TASKRUN ring submitted without a
- * wait, its step waits as task_work for the task's next wait: cancelling
- * it finds nothing. An operation still in flight is cancelled as any
- * request, and its step sees -ECANCELED: a LINK_TIMEOUT races a read.
+ * with the real result, and what the operation did is not lost. An
+ * IORING_OP_BPF completes at once, so on an IORING_SETUP_DEFER_TASKRUN
+ * ring submitted without a wait, its step waits as task_work for the
+ * task's next wait: cancelling it finds nothing. An operation still in
+ * flight is cancelled as any request, and its step sees -ECANCELED: a
+ * LINK_TIMEOUT races a read.
  */
 #include "guest.h"
 

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * Finding 5: IORING_REGISTER_SYNC_CANCEL of a request that io-wq is
- * running answers -EALREADY internally and waits on ->cq_wait for a
- * completion to look again. v4 woke ->cq_wait only for flushes that posted
- * a CQE, so a request that completed with its CQE skipped
- * (IOSQE_CQE_SKIP_SUCCESS) left the call asleep to its timeout, and
- * forever with a timeout of -1. No ring with programs is needed: any
- * ring's sync cancel was affected.
+ * IORING_REGISTER_SYNC_CANCEL of a request that io-wq is running answers
+ * -EALREADY internally and waits on ->cq_wait for a completion to look
+ * again: a request that completes with its CQE skipped
+ * (IOSQE_CQE_SKIP_SUCCESS) must wake it too, or the call sleeps to its
+ * timeout, and forever with a timeout of -1. No ring with programs is
+ * needed: any ring's sync cancel is concerned.
  */
 #include "guest.h"
 

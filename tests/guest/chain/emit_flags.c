@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Finding 9: bpf_io_coro_emit_cqe() passed any CQE flags, among them
- * IORING_CQE_F_BUFFER, which tells liburing and applications that the
- * upper 16 bits are the id of a provided buffer to give back, and
- * IORING_CQE_F_NOTIF. A posted CQE may only say IORING_CQE_F_MORE (more
- * CQEs with its user_data follow); any other flag is refused (-EINVAL) and
- * nothing is posted.
+ * The CQE flags a step may post: bpf_io_coro_emit_cqe() takes
+ * IORING_CQE_F_MORE (more CQEs with its user_data follow) and refuses any
+ * other flag (-EINVAL, nothing posted): IORING_CQE_F_BUFFER would tell
+ * liburing and applications that the upper 16 bits are a provided
+ * buffer's id to give back, IORING_CQE_F_NOTIF a zero-copy notification.
  */
 #include "guest.h"
 #include "emit_flags.skel.h"

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * A coroutine's end must not be lost to the per-run CQE cap. On v4,
- * iocoro_finish() posted the end with the helper that posts CQEs: a run
- * that had posted its IORING_BPF_MAX_CQES CQEs got -EBUSY, and the
- * coroutine ended FAILED -EBUSY instead of with its result. The end is
- * now the step's own CQE (bpf_io_coro_post_result()), which counts
- * against no limit.
+ * A coroutine's end is not lost to the per-run CQE cap: the end is the
+ * step's own CQE (bpf_io_coro_post_result()), which counts against no
+ * limit, so a run that posted its IORING_BPF_MAX_CQES CQEs still ends its
+ * coroutine with its result, not -EBUSY.
  */
 #include "guest.h"
 #include "lost_end.skel.h"

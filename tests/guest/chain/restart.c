@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * Finding 7: -ERESTARTSYS and its kin are for the syscall layer, which
- * restarts a syscall that returns one; a CQE that carried one confused
- * user space (errno 512 and up have no name there). v4 turned them into
- * -EINTR on one path and left them raw on another. One rule now, as for
- * any request's result: a step's result and the CQEs it posts carry
- * -EINTR instead.
+ * -ERESTARTSYS and its kin are for the syscall layer, which restarts a
+ * syscall that returns one; in a CQE they would confuse user space (errno
+ * 512 and up have no name there). As for any request's result, a step's
+ * result and the CQEs it posts carry -EINTR instead.
  */
 #include "guest.h"
 #include "restart.skel.h"

@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * Finding 1 (the blocker): 6.12's __bpf_prog_map_compatible() ignored
- * whether a program is sleepable, so a non-sleepable step could tail-call
- * a sleepable one (both struct io_coro_ops steps: same type, same attach
- * target), which then slept under the caller's rcu_read_lock() ("BUG:
- * sleeping function called from invalid context"). A program array now
- * refuses to mix them, in either order (kernel patch 0001). Steps may
- * tail-call: bpf_tail_call() is among the base helpers io_coro_ops
- * gives them, and the callee runs as the caller's kind. A sleepable step
- * cannot use a program array at all, so an array's first program decides
- * for good whether its callees are sleepable.
+ * Tail calls between steps. A program array refuses to mix sleepable and
+ * non-sleepable steps, in either order (kernel patch 0001: 6.12's
+ * __bpf_prog_map_compatible() ignores whether a program is sleepable, and
+ * a sleepable callee would sleep under its caller's rcu_read_lock()).
+ * Steps may tail-call: bpf_tail_call() is among the base helpers
+ * io_coro_ops gives them, and the callee runs as the caller's kind. A
+ * sleepable step cannot use a program array at all, so an array's first
+ * program decides for good whether its callees are sleepable.
  */
 #include "guest.h"
 #include "tailcall.skel.h"

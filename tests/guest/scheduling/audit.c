@@ -1,20 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * Finding 6: nested audit contexts. io_issue_sqe() brackets each request
- * not audit_skip with audit_uring_entry(op) / audit_uring_exit(): the entry
- * sets the task's ctx->uring_op, the exit logs a URINGOP record (type 1336,
- * "uring_op=N") if an io_uring exit rule matches it and, outside a syscall,
- * resets the context. On v4 IORING_OP_BPF was audited, and a step linked
- * after another request ran at its issue, inside its bracket, and issued
- * there what it queued, each request in a bracket of its own. One OPENAT
- * (18) queued so gave, in a syscall, two uring_op=18 records, the outer
- * exit logging the op the inner entry left (cases link, wait); outside
- * one (task_work) the inner exit reset the context, and the outer one
- * matched op 0 on it and called audit_log_exit() on an unused context:
- * BUG(). IORING_OP_BPF alone logged a record of its own op (submit). Now
- * it is audit_skip, and steps run from the ring's ready list once their
- * request completed, never in io_issue_sqe(): what they queue is issued
- * in a bracket of its own.
+ * Steps and the audit bracket. io_issue_sqe() brackets each request not
+ * audit_skip with audit_uring_entry(op) / audit_uring_exit(): the entry
+ * sets the task's ctx->uring_op, the exit logs a URINGOP record (type
+ * 1336, "uring_op=N") if an io_uring exit rule matches it and, outside a
+ * syscall, resets the context. IORING_OP_BPF is audit_skip, and steps run
+ * from the ring's ready list once their request completed, never inside
+ * io_issue_sqe(): what a step queues is issued in a bracket of its own. A
+ * step run inside another request's bracket would log its op twice in a
+ * syscall, and outside one (task_work) leave the outer exit an unused
+ * context: BUG().
  *
  * The test is the audit daemon (AUDIT_SET pid: records come to its
  * NETLINK_AUDIT socket, not to the kernel log), enables audit, adds a rule

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Finding 4: on v4, a step parked at the end of a pass went back to the
- * tail of task_work, behind steps that became ready after it, which used
- * up the next pass first: under a steady stream of fresh work an old step
- * could wait for good (the cause of the flaky chain_teardown_sigkill_busy).
- * Steps now run oldest completion first. A chain of 10 ms timeouts
- * shares the task with 32 chains that never wait while the task keeps
- * entering the ring with fresh work: it still does most of its steps.
+ * The order steps run in: oldest completion first, so that under a steady
+ * stream of fresh work an old step never waits for good. A chain of 10 ms
+ * timeouts shares the task with 32 chains that never wait while the task
+ * keeps entering the ring with fresh work: it still does most of its
+ * steps.
  */
 #include "scheduling.h"
 #include "passes.skel.h"

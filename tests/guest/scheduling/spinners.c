@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * Finding 3: on v4, any task's io_uring_enter() on the ring, even one
- * that submits nothing and waits for nothing, started a new pass of the
- * ring's steps, without ->uring_lock and before any check of who called:
- * a thread spinning io_uring_enter(fd, 0, 0, 0), or a reaper woken by
- * each CQE, kept the task whose chains were busy running them, under the
- * mutex, for the whole budget. How long a task runs steps is now its own
- * business: another task's calls change nothing of it. The stepping
- * task's timed waits must come back in time while two threads spin on its
- * ring.
+ * Other tasks' calls on the ring: any task's io_uring_enter() on the
+ * ring, even one that submits nothing and waits for nothing, must not
+ * start a pass of the steps of the task whose coroutines run there, nor
+ * keep that task running them: how long a task runs steps is its own
+ * business. The stepping task's timed waits must come back in time while
+ * two threads spin on its ring (io_uring_enter(fd, 0, 0, 0), or a reaper
+ * woken by each CQE).
  */
 #include "scheduling.h"
 #include "passes.skel.h"
