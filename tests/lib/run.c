@@ -200,3 +200,19 @@ void run_free(struct run *r)
 	free(r->err);
 	r->out = r->err = NULL;
 }
+
+const char *run_app_setup(const char *name, int argc, char **argv,
+			  struct test_rng *rng, char *work, size_t size)
+{
+	const char *tmp = getenv("TMPDIR");
+	char who[64];
+
+	snprintf(who, sizeof(who), "%s_test", name);
+	test_rng_init(rng, test_seed(who));
+	if (argc != 1)
+		FAIL("usage: %s CASE APP", who);
+	snprintf(work, size, "%s/%s-test.XXXXXX", tmp && *tmp ? tmp : "/tmp",
+		 name);
+	CHECK(mkdtemp(work));
+	return argv[0];
+}

@@ -9,6 +9,8 @@
  *   run_start(&r, argv, &opts);   the same, in the background: its pid
  *   run_wait(&r);                 ... to its end
  *   run_free(&r);                 the captured output freed
+ *   bin = run_app_setup("x", argc, argv, &rng, work, sizeof(work));
+ *                                 an app suite's iocoro_suite_setup()
  *
  * stdout and stderr go to memfds (regular files) unless the options say
  * otherwise, so a child that writes much never blocks on its parent. A
@@ -21,6 +23,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+
+#include "seed.h"
 
 struct run_opts {
 	const char *in;		/* stdin from this file (NULL: /dev/null) */
@@ -51,5 +55,14 @@ void run(struct run *r, char *const argv[], const struct run_opts *o);
 pid_t run_start(struct run *r, char *const argv[], const struct run_opts *o);
 void run_wait(struct run *r);
 void run_free(struct run *r);
+
+/*
+ * The setup of the suite of app @name, run as "@name_test CASE APP" (the
+ * suite's ARGS: @argc 1, @argv[0] the app; other arguments fail the test):
+ * @rng seeded by test_seed() (its line printed first), a new directory
+ * $TMPDIR/@name-test.XXXXXX (/tmp without TMPDIR) in @work. The app.
+ */
+const char *run_app_setup(const char *name, int argc, char **argv,
+			  struct test_rng *rng, char *work, size_t size);
 
 #endif

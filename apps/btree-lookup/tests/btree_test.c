@@ -721,15 +721,8 @@ IOCORO_CASE(errors)
 /* BTREE, the binary under test: the suite's ARGS */
 void iocoro_suite_setup(int argc, char **argv)
 {
-	const char *tmp = getenv("TMPDIR");
-
-	test_rng_init(&rng, test_seed("btree_test"));
-	if (argc != 1)
-		FAIL("usage: btree_test CASE BTREE");
-	bin = argv[0];
-	snprintf(work, sizeof(work), "%s/btree-test.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	CHECK(mkdtemp(work));
+	bin = run_app_setup("btree", argc, argv, &rng, work,
+			    sizeof(work));
 }
 
 /* the files a case may leave, then the directory, which must be empty */

@@ -646,16 +646,8 @@ IOCORO_CASE_OPTS(host, .host = true)
 /* CATCHAIN, the binary under test: the suite's ARGS */
 void iocoro_suite_setup(int argc, char **argv)
 {
-	const char *tmp = getenv("TMPDIR");
-
-	/* printed first; IOCORO_SEED replays the same files */
-	test_rng_init(&rng, test_seed("catchain_test"));
-	if (argc != 1)
-		FAIL("usage: catchain_test CASE CATCHAIN");
-	bin = argv[0];
-	snprintf(work, sizeof(work), "%s/catchain-test.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	CHECK(mkdtemp(work));
+	bin = run_app_setup("catchain", argc, argv, &rng, work,
+			    sizeof(work));
 }
 
 void iocoro_suite_teardown(void)

@@ -141,11 +141,18 @@ void copy_ok(const char *name, size_t size, mode_t mode, unsigned int chunk,
 	     unsigned int depth);
 /* the capabilities become_nobody() keeps */
 enum nobody_caps {
+	NOBODY_NONE,	/* no capabilities */
 	NOBODY_BPF,	/* CAP_BPF alone: too little to load the steps */
 	NOBODY_LOAD,	/* CAP_BPF and CAP_PERFMON: what loading them needs */
 };
 /* become nobody with @keep alone (ambient, kept across exec): 0 or -1 */
 int become_nobody(enum nobody_caps keep);
+/*
+ * fork: in the child, nobody with @keep, true (the child ends in _exit(),
+ * 0 when its checks passed); in the parent, false once the child exited
+ * 0 (the test fails if it did not)
+ */
+bool child_as_nobody(enum nobody_caps keep);
 /* @a and @b hold the same tree: names, types, modes, links, bytes */
 void check_same_tree(const char *a, const char *b);
 

@@ -253,7 +253,7 @@ int become_nobody(enum nobody_caps keep)
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2] = { { 0 } };
 	const unsigned int caps[] = { CAP_BPF, CAP_PERFMON };
-	size_t i, n = keep == NOBODY_LOAD ? 2 : 1;
+	size_t i, n = keep == NOBODY_LOAD ? 2 : keep == NOBODY_BPF ? 1 : 0;
 
 	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) || setgroups(0, NULL) ||
 	    setgid(65534) || setuid(65534))
@@ -271,19 +271,27 @@ int become_nobody(enum nobody_caps keep)
 	return 0;
 }
 
+bool child_as_nobody(enum nobody_caps keep)
+{
+	pid_t pid = CHECK_SYS(fork());
+	int wst;
+
+	if (!pid) {
+		if (become_nobody(keep))
+			_exit(3);
+		return true;
+	}
+	CHECK_SYS(waitpid(pid, &wst, 0));
+	if (!WIFEXITED(wst) || WEXITSTATUS(wst))
+		FAIL("the child as nobody: wait status 0x%x", wst);
+	return false;
+}
+
 /* COPYCHAIN, the binary under test: the suite's ARGS */
 void iocoro_suite_setup(int argc, char **argv)
 {
-	const char *tmp = getenv("TMPDIR");
-
-	/* printed first; IOCORO_SEED replays the same files */
-	test_rng_init(&rng_state, test_seed("copychain_test"));
-	if (argc != 1)
-		FAIL("usage: copychain_test CASE COPYCHAIN");
-	bin = argv[0];
-	snprintf(work, sizeof(work), "%s/copychain-test.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	CHECK(mkdtemp(work));
+	bin = run_app_setup("copychain", argc, argv, &rng_state, work,
+			    sizeof(work));
 	/* the modes the tests give must survive as they are */
 	umask(0);
 }
