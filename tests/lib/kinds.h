@@ -3,7 +3,7 @@
  * The steps that guest suites of several features share (library
  * iocoro_guestkinds), each a struct io_coro_ops program of kinds.bpf.c
  * (kinds.skel.h) that a case attaches to a ring as a coroutine kind
- * (uring_attach() of start.h), and the capability helpers:
+ * (uring_attach() of start.h); with privs.h's helpers:
  *
  *   qbatch       queues the batch of SQEs user space wrote for it (qb_*())
  *   whoami       records bpf_get_current_uid_gid(), then queues batch 0
@@ -14,7 +14,7 @@
  *   budget_step  a coroutine that wants to go on forever: starts of its
  *                own kind until its budget refuses one (-ELOOP)
  *
- * The files that use them: permissions/ (owner.c, personality.c), abi/
+ * The files that use them: permissions/ (all), abi/
  * (queue_budget.c, queue_sqe.c, queue_failslab.c, reattach.c), chain/
  * (emit_cap.c), scheduling/ (starvation.c).
  */
@@ -30,6 +30,7 @@
 #include <sys/socket.h>
 
 #include "bpf_insn.h"
+#include "privs.h"
 #include "kinds.skel.h"
 
 #include "kinds_progs.h" /* shared with kinds.bpf.c */
@@ -50,14 +51,6 @@
 /* a guest-side bound for "must come back", not a measurement */
 #define LIVE_BOUND_MS 30000
 
-/* capabilities, all three sets */
-struct caps {
-	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
-};
-
-/* the user nobody has no capabilities and owns nothing here */
-#define NOBODY 65534
-
 /* ---- kinds.bpf.c */
 
 /* kinds.bpf.c opened and loaded */
@@ -73,13 +66,5 @@ void qb_read(struct kinds_bpf *skel, unsigned int b, unsigned int i,
 void qb_check_queued(struct kinds_bpf *skel, unsigned int b);
 /* a start of qbatch (K_MAIN) for batch @b, user_data UD_BPF | @b */
 struct io_uring_sqe *prep_qbatch(struct io_uring *ring, unsigned int b);
-
-/* ---- capabilities */
-
-void caps_get(struct caps *c);
-void caps_set(const struct caps *c);
-bool caps_effective_empty(void);
-/* become nobody for good (a child only): no capabilities left */
-void become_nobody(void);
 
 #endif

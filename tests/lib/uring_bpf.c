@@ -361,6 +361,25 @@ const struct uring_kind_layout *uring_kind_layout(void)
 	return &layout;
 }
 
+int uring_kind_btf(void)
+{
+	const void *raw;
+	struct btf *btf;
+	__u32 size;
+	int fd;
+
+	btf = btf__new_empty();
+	CHECK(btf);
+	CHECK(btf__add_int(btf, "int", 4, BTF_INT_SIGNED) > 0);
+	raw = btf__raw_data(btf, &size);
+	CHECK(raw);
+	fd = bpf_btf_load(raw, size, NULL);
+	if (fd < 0)
+		fd = -errno;
+	btf__free(btf);
+	return fd;
+}
+
 int uring_kind_map(const char *name, int btf_fd, int prog_fd, int ring_fd,
 		   __u32 kind)
 {

@@ -46,6 +46,12 @@ struct uring_kind_layout {
 /* the layout, read the first time (fails the test without one) */
 const struct uring_kind_layout *uring_kind_layout(void);
 /*
+ * A BTF object of one int, for a struct_ops map of one's own (the map
+ * needs a BTF beside the kernel's value type, any that is not the
+ * kernel's): its fd or -errno
+ */
+int uring_kind_btf(void);
+/*
  * A struct_ops map (BPF_F_LINK) named @name of one io_coro_ops value, laid
  * out as the kernel's BTF says: step @prog_fd, ring @ring_fd, kind @kind,
  * with the map's own BTF @btf_fd. Its fd or -errno.
