@@ -160,14 +160,14 @@ IOCORO_CASE(link_timeout)
 }
 
 /*
- * Review item N3 of v5: a completion and its LINK_TIMEOUT race. A read
+ * A completion and its LINK_TIMEOUT race. A read
  * of a pipe that carries a step, with a 1 ms LINK_TIMEOUT, while a thread
  * writes a byte after 0.5 to 1.5 ms, CN_RACES times. Whichever wins, each
  * request posts exactly one CQE (the step's 7 for the read), the step
  * sees the read's real result, and the byte is either read (result 1) or
- * still in the pipe (-ECANCELED). v5 took a reference of the read back
- * from zero for the step, which the timeout's inc_not_zero could race;
- * on the debug kernel, refcount checking and the log scan catch that.
+ * still in the pipe (-ECANCELED). A reference of the read taken back
+ * from zero for the step would race the timeout's inc_not_zero; on the
+ * debug kernel, refcount checking and the log scan catch that.
  */
 #define CN_RACES 300 /* in CI; IOCORO_RACES=10000 by hand */
 

@@ -70,11 +70,11 @@ IOCORO_CASE_OPTS(sync_cancel_skipped, .serial = true, .timeout = 120)
 
 /*
  * The same with a request whose completion comes through the task's
- * task_work, where v4 skipped the wake: an O_DIRECT read of a block
+ * task_work, which must wake the waiter too: an O_DIRECT read of a block
  * device (null_blk) that io-wq submits (IOSQE_ASYNC) and that completes
  * after it did. A second thread's sync cancel that finds io-wq submitting
- * it waits for a completion; the read completes with its CQE skipped. On
- * v4 the call slept to its timeout; it must return with the completion.
+ * it waits for a completion; the read completes with its CQE skipped: the
+ * call must return with the completion, not sleep to its timeout.
  * A cancel that comes before io-wq started the read cancels it instead,
  * which proves nothing: the case then tries again, a little later.
  */

@@ -73,12 +73,11 @@ IOCORO_CASE_OPTS(fifo_oldest_first, .serial = true)
 
 /*
  * The same with fresh steps: every io_uring_enter() submits half a round
- * of IORING_OP_BPF starts (a task runs 32 steps a round; v4 ran at most
- * 64 programs a pass, and ran a submission's steps before the task_work
- * the parked ones went back to). A chain that never waits, started before
- * them, must go on: on v4 its step was parked behind each enter's fresh
- * ones, for good. More fresh steps an enter than a round runs would grow
- * a backlog that any first-come order makes the chain wait behind.
+ * of IORING_OP_BPF starts (a task runs 32 steps a round). A chain that
+ * never waits, started before them, must go on, not be parked behind each
+ * enter's fresh steps for good. More fresh steps an enter than a round
+ * runs would grow a backlog that any first-come order makes the chain
+ * wait behind.
  */
 #define FS_FRESH 16
 #define FS_ENTERS 40
