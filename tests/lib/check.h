@@ -115,22 +115,17 @@
 		}                                                             \
 	} while (0)
 
-/* SKEL_LOAD(x_bpf): the skeleton x_bpf opened and loaded (a GNU ({ })) */
-#define SKEL_LOAD(x)                                                          \
+/* x_bpf__fn(), failing with its errno: the skeleton (a GNU ({ })) */
+#define SKEL_CALL_(x, fn)                                                     \
 	({                                                                    \
-		struct x *skel_ = x##__open_and_load();                       \
+		struct x *skel_ = x##__##fn();                                \
 		if (!skel_)                                                   \
-			FAIL(#x "__open_and_load: %s", strerror(errno));      \
+			FAIL(#x "__" #fn ": %s", strerror(errno));            \
 		skel_;                                                        \
 	})
-
-/* SKEL_OPEN(x_bpf): the same, opened only (to set flags before a load) */
-#define SKEL_OPEN(x)                                                          \
-	({                                                                    \
-		struct x *skel_ = x##__open();                                \
-		if (!skel_)                                                   \
-			FAIL(#x "__open: %s", strerror(errno));               \
-		skel_;                                                        \
-	})
+/* the skeleton x_bpf opened and loaded */
+#define SKEL_LOAD(x) SKEL_CALL_(x, open_and_load)
+/* the same, opened only (to set flags before a load) */
+#define SKEL_OPEN(x) SKEL_CALL_(x, open)
 
 #endif
