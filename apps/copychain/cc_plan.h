@@ -3,8 +3,10 @@
  * copychain's user-space side without the kernel: the command line, the
  * list of files to copy (walking trees for -r: directories created,
  * symbolic links recreated, other types reported), and what happens to
- * a copy's name and mode around it, as cp does. cc_plan.c; the unit test
- * tests/cc_plan_test.c runs it on the host.
+ * a copy's name and mode around it, as cp does: cc_opts.c (the command
+ * line), cc_dst.c (the destination's policy), cc_plan.c (the plan, -r's
+ * walk), cc_dirs.c (the directories at the end). The unit test
+ * tests/cc_plan_test.c runs them on the host.
  */
 #ifndef CC_PLAN_H
 #define CC_PLAN_H
@@ -140,5 +142,8 @@ void cc_dirs_add(struct cc_dirs *dirs, const char *dir);
  */
 int cc_finish_dirs(const struct cc_opts *o, struct cc_plan *plan,
 		   struct cc_dirs *synced);
+
+/* grow *@v of *@cap elements of @size to hold @n + 1; 0 or -ENOMEM */
+int cc_grow(void **v, size_t *cap, size_t n, size_t size);
 
 #endif /* CC_PLAN_H */

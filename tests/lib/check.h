@@ -12,6 +12,9 @@
  *   CHECK_EQ_U64(a, b)          integers, printed unsigned and in hex
  *   CHECK_CQE(cqe, ud, res)     a CQE has this user_data and res
  *   FAIL(fmt, ...)              unconditional failure with a message
+ *   SKEL_LOAD(x_bpf)            x_bpf__open_and_load(), failing with its
+ *                               errno: the skeleton
+ *   SKEL_OPEN(x_bpf)            x_bpf__open() the same way
  *
  * Every argument is evaluated exactly once.
  */
@@ -111,5 +114,18 @@
 				    check_want_);                             \
 		}                                                             \
 	} while (0)
+
+/* x_bpf__fn(), failing with its errno: the skeleton (a GNU ({ })) */
+#define SKEL_CALL_(x, fn)                                                     \
+	({                                                                    \
+		struct x *skel_ = x##__##fn();                                \
+		if (!skel_)                                                   \
+			FAIL(#x "__" #fn ": %s", strerror(errno));            \
+		skel_;                                                        \
+	})
+/* the skeleton x_bpf opened and loaded */
+#define SKEL_LOAD(x) SKEL_CALL_(x, open_and_load)
+/* the same, opened only (to set flags before a load) */
+#define SKEL_OPEN(x) SKEL_CALL_(x, open)
 
 #endif

@@ -4,6 +4,7 @@
 #include "uring_bpf.h"
 
 #include <bpf/btf.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include <errno.h>
@@ -53,6 +54,17 @@ struct io_uring_sqe *uring_sqe(struct io_uring *ring)
 
 	CHECK(sqe != NULL);
 	memset(sqe, 0, ring->flags & IORING_SETUP_SQE128 ? 128 : 64);
+	return sqe;
+}
+
+struct io_uring_sqe *uring_prep_nop(struct io_uring *ring, __u64 ud,
+				    __u8 flags)
+{
+	struct io_uring_sqe *sqe = uring_sqe(ring);
+
+	io_uring_prep_nop(sqe);
+	sqe->user_data = ud;
+	sqe->flags = flags;
 	return sqe;
 }
 
@@ -270,12 +282,26 @@ void uring_dump_task(pid_t pid)
 	}
 }
 
+int uring_enter(struct io_uring *ring, unsigned int to_submit,
+		unsigned int min_complete, unsigned int flags)
+{
+	long ret = syscall(__NR_io_uring_enter, ring->ring_fd, to_submit,
+			   min_complete, flags, NULL, 0);
+
+	return ret < 0 ? -errno : (int)ret;
+}
+
 uint64_t uring_now_ns(void)
 {
 	struct timespec ts;
 
 	CHECK_SYS(clock_gettime(CLOCK_MONOTONIC, &ts));
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+double uring_ms_since(uint64_t t0)
+{
+	return (double)(uring_now_ns() - t0) / 1e6;
 }
 
 void uring_sleep_ms(unsigned int ms)
@@ -333,4 +359,63 @@ const struct uring_kind_layout *uring_kind_layout(void)
 	btf__free(btf);
 	done = true;
 	return &layout;
+}
+
+int uring_kind_btf(void)
+{
+	const void *raw;
+	struct btf *btf;
+	__u32 size;
+	int fd;
+
+	btf = btf__new_empty();
+	CHECK(btf);
+	CHECK(btf__add_int(btf, "int", 4, BTF_INT_SIGNED) > 0);
+	raw = btf__raw_data(btf, &size);
+	CHECK(raw);
+	fd = bpf_btf_load(raw, size, NULL);
+	if (fd < 0)
+		fd = -errno;
+	btf__free(btf);
+	return fd;
+}
+
+int uring_kind_map(const char *name, int btf_fd, int prog_fd, int ring_fd,
+		   __u32 kind)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_LINK);
+	const struct uring_kind_layout *layout = uring_kind_layout();
+	unsigned char value[512];
+	int fd, zero = 0;
+
+	CHECK(layout->value_size <= sizeof(value));
+	opts.btf_fd = btf_fd;
+	opts.btf_vmlinux_value_type_id = layout->value_type_id;
+	memset(value, 0, sizeof(value));
+	*(__u64 *)(value + layout->off_step) = (__u64)(unsigned int)prog_fd;
+	*(__s32 *)(value + layout->off_ring_fd) = ring_fd;
+	*(__u32 *)(value + layout->off_kind) = kind;
+	fd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, name, sizeof(int),
+			    layout->value_size, 1, &opts);
+	if (fd < 0)
+		return -errno;
+	if (bpf_map_update_elem(fd, &zero, value, 0)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int uring_kind_link(int map_fd)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.map_fd = map_fd;
+	attr.link_create.attach_type = BPF_STRUCT_OPS;
+	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
+	return fd < 0 ? -errno : fd;
 }

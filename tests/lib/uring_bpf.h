@@ -45,6 +45,21 @@ struct uring_kind_layout {
 };
 /* the layout, read the first time (fails the test without one) */
 const struct uring_kind_layout *uring_kind_layout(void);
+/*
+ * A BTF object of one int, for a struct_ops map of one's own (the map
+ * needs a BTF beside the kernel's value type, any that is not the
+ * kernel's): its fd or -errno
+ */
+int uring_kind_btf(void);
+/*
+ * A struct_ops map (BPF_F_LINK) named @name of one io_coro_ops value, laid
+ * out as the kernel's BTF says: step @prog_fd, ring @ring_fd, kind @kind,
+ * with the map's own BTF @btf_fd. Its fd or -errno.
+ */
+int uring_kind_map(const char *name, int btf_fd, int prog_fd, int ring_fd,
+		   __u32 kind);
+/* BPF_LINK_CREATE of the struct_ops map @map_fd: a link fd or -errno */
+int uring_kind_link(int map_fd);
 
 /* io_uring_queue_init(), failing the test on error */
 void uring_init(struct io_uring *ring, unsigned int entries,
@@ -55,6 +70,9 @@ void uring_init_params(struct io_uring *ring, unsigned int entries,
 
 /* a zeroed SQE (64 or 128 bytes as the ring's) */
 struct io_uring_sqe *uring_sqe(struct io_uring *ring);
+/* uring_sqe() prepared as a NOP with user_data @ud and SQE flags @flags */
+struct io_uring_sqe *uring_prep_nop(struct io_uring *ring, __u64 ud,
+				    __u8 flags);
 /* io_uring_submit() must return @n */
 void uring_submit(struct io_uring *ring, int n);
 
@@ -118,8 +136,14 @@ char uring_task_state(pid_t pid);
 /* /proc/@pid/{stat,wchan,stack} to stderr */
 void uring_dump_task(pid_t pid);
 
+/* io_uring_enter(2) on @ring, raw: its result or -errno */
+int uring_enter(struct io_uring *ring, unsigned int to_submit,
+		unsigned int min_complete, unsigned int flags);
+
 /* CLOCK_MONOTONIC in ns */
 uint64_t uring_now_ns(void);
+/* ms since @t0 (uring_now_ns()) */
+double uring_ms_since(uint64_t t0);
 void uring_sleep_ms(unsigned int ms);
 
 #endif

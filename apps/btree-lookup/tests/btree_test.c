@@ -42,6 +42,7 @@
 #include "btree-file.h"
 #include "case.h"
 #include "check.h"
+#include "run.h"
 #include "seed.h"
 
 #define NAME "btree-lookup"
@@ -65,18 +66,6 @@ static char *path_in(const char *name)
 	return p;
 }
 
-static char *slurp_fd(int fd)
-{
-	struct stat st;
-	char *p;
-
-	CHECK_SYS(fstat(fd, &st));
-	p = calloc(1, (size_t)st.st_size + 1);
-	CHECK(p);
-	CHECK_EQ(pread(fd, p, (size_t)st.st_size, 0), st.st_size);
-	return p;
-}
-
 static void write_text(const char *path, const char *text)
 {
 	int fd = CHECK_SYS(open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
@@ -88,55 +77,22 @@ static void write_text(const char *path, const char *text)
 
 /* ---- running btree-lookup ---- */
 
-struct run {
-	int status;
-	char *out;	/* stdout */
-	char *err;	/* stderr */
-};
-
-static void run_free(struct run *r)
-{
-	free(r->out);
-	free(r->err);
-}
-
 /* run bin with @argv (NULL-terminated, bin first) and stdin from @in */
 static void run_argv(struct run *r, const char *in, const char **argv)
 {
-	int ofd = CHECK_SYS(memfd_create("out", MFD_CLOEXEC));
-	int efd = CHECK_SYS(memfd_create("err", MFD_CLOEXEC));
-	struct timespec t0, t1;
-	pid_t pid;
-	int wst, i;
+	const struct run_opts o = { .in = in };
+	int i;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	pid = CHECK_SYS(fork());
-	if (!pid) {
-		int ifd = open(in ? in : "/dev/null", O_RDONLY);
-
-		if (ifd < 0 || dup2(ifd, 0) < 0 || dup2(ofd, 1) < 0 ||
-		    dup2(efd, 2) < 0)
-			_exit(126);
-		execv(bin, (char *const *)argv);
-		_exit(127);
-	}
-	CHECK_SYS(waitpid(pid, &wst, 0));
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	r->status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
-	r->out = slurp_fd(ofd);
-	r->err = slurp_fd(efd);
-	close(ofd);
-	close(efd);
+	run(r, (char *const *)argv, &o);
 	printf("$");
 	for (i = 0; argv[i]; i++)
 		printf(" %s", argv[i]);
 	printf("%s%s  -> exit %d (%.2f s)\n", in ? " < " : "", in ? in : "",
-	       r->status, (double)(t1.tv_sec - t0.tv_sec) +
-	       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-	if (strlen(r->out) < 2000)
+	       r->status, r->secs);
+	if (r->out_len < 2000)
 		printf("%s", r->out);
 	else
-		printf("(%zu bytes of output)\n", strlen(r->out));
+		printf("(%zu bytes of output)\n", r->out_len);
 	printf("%s", r->err);
 	fflush(stdout);
 }
@@ -765,15 +721,8 @@ IOCORO_CASE(errors)
 /* BTREE, the binary under test: the suite's ARGS */
 void iocoro_suite_setup(int argc, char **argv)
 {
-	const char *tmp = getenv("TMPDIR");
-
-	test_rng_init(&rng, test_seed("btree_test"));
-	if (argc != 1)
-		FAIL("usage: btree_test CASE BTREE");
-	bin = argv[0];
-	snprintf(work, sizeof(work), "%s/btree-test.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	CHECK(mkdtemp(work));
+	bin = run_app_setup("btree", argc, argv, &rng, work,
+			    sizeof(work));
 }
 
 /* the files a case may leave, then the directory, which must be empty */

@@ -59,6 +59,7 @@
 #include "case.h"
 #include "check.h"
 #include "files.h"
+#include "run.h"
 #include "seed.h"
 
 #define CHUNK		(128U << 10)	/* catchain's default --chunk */
@@ -103,15 +104,6 @@ struct how {
 	const char *strace;	/* trace io_uring_enter into this file */
 };
 
-struct result {
-	int status;		/* exit status, 128 + signal */
-	char *out;		/* stdout */
-	size_t out_len;
-	char err[65536];	/* stderr */
-	size_t err_len;
-	double secs;		/* wall time, fork to exit */
-};
-
 /* keep @n capabilities @caps alone: permitted, effective, inheritable */
 static int capset_only(const unsigned int *caps, unsigned int n)
 {
@@ -150,40 +142,29 @@ static void drop_to_nobody(enum who who)
 			_exit(122);
 }
 
-/* a child that writes @path into a pipe; the read end */
-static int feeder(const char *path, pid_t *pid)
+/* in the child before exec: become who @arg (a struct how) says */
+static int child_as(void *arg)
 {
-	int p[2], fd;
-	char buf[65536];
-	ssize_t n;
+	const struct how *h = arg;
 
-	CHECK_SYS(pipe2(p, O_CLOEXEC));
-	*pid = CHECK_SYS(fork());
-	if (!*pid) {
-		signal(SIGPIPE, SIG_DFL);
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
-			_exit(1);
-		while ((n = read(fd, buf, sizeof(buf))) > 0)
-			if (write(p[1], buf, (size_t)n) != n)
-				_exit(1);
-		_exit(0);
-	}
-	close(p[1]);
-	return p[0];
-}
-
-static void child_exec(char *const argv[], const struct how *h, int in,
-		       int out, int err)
-{
-	static char *traced[MAX_ARGS + 8];
-	int i = 0, k;
-
-	dup2(in, 0);
-	dup2(out, 1);
-	dup2(err, 2);
 	if (h->who != AS_ROOT)
 		drop_to_nobody(h->who);
+	return 0;
+}
+
+/* run @argv as @h says; @r gets its status, stdout and stderr */
+static void run_how(char *const argv[], const struct how *h, struct run *r)
+{
+	static char *traced[MAX_ARGS + 8];
+	const struct run_opts o = {
+		.in = h->in,
+		.in_pipe = h->in_pipe,
+		.out_pipe = h->out == OUT_PIPE,
+		.child = child_as,
+		.child_arg = (void *)h,
+	};
+	int i = 0, k;
+
 	if (h->strace) {
 		traced[i++] = "strace";
 		traced[i++] = "-qq";
@@ -196,115 +177,10 @@ static void child_exec(char *const argv[], const struct how *h, int in,
 		traced[i] = NULL;
 		argv = traced;
 	}
-	execvp(argv[0], argv);
-	_exit(127);
+	run(r, argv, &o);
 }
 
-/* read stdout (a pipe, or -1) and stderr until both are closed */
-static void drain(int out, int err, struct result *r)
-{
-	size_t cap = 0;
-	ssize_t n;
-
-	while (out >= 0 || err >= 0) {
-		struct pollfd p[2] = { { out, POLLIN, 0 }, { err, POLLIN, 0 } };
-
-		CHECK_SYS(poll(p, 2, -1));
-		if (out >= 0 && p[0].revents) {
-			if (cap - r->out_len < 65536) {
-				cap = cap ? cap * 2 : 1 << 20;
-				r->out = realloc(r->out, cap);
-				CHECK(r->out);
-			}
-			n = CHECK_SYS(read(out, r->out + r->out_len, 65536));
-			r->out_len += (size_t)n;
-			if (!n) {
-				close(out);
-				out = -1;
-			}
-		}
-		if (err >= 0 && p[1].revents) {
-			n = CHECK_SYS(read(err, r->err + r->err_len,
-					   sizeof(r->err) - 1 - r->err_len));
-			r->err_len += (size_t)n;
-			if (!n) {
-				close(err);
-				err = -1;
-			}
-		}
-	}
-	r->err[r->err_len] = '\0';
-}
-
-static void slurp_fd(int fd, struct result *r)
-{
-	struct stat st;
-	ssize_t n;
-
-	CHECK_SYS(fstat(fd, &st));
-	r->out = malloc((size_t)st.st_size + 1);
-	CHECK(r->out);
-	CHECK_SYS(lseek(fd, 0, SEEK_SET));
-	while (r->out_len < (size_t)st.st_size) {
-		n = CHECK_SYS(read(fd, r->out + r->out_len,
-				   (size_t)st.st_size - r->out_len));
-		CHECK(n > 0);
-		r->out_len += (size_t)n;
-	}
-}
-
-static double now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-/* run @argv as @h says; @r gets its status, stdout and stderr */
-static void run(char *const argv[], const struct how *h, struct result *r)
-{
-	int errp[2], outp[2] = { -1, -1 }, in, out, wst;
-	char *outpath = path_in(".stdout");
-	pid_t pid, feed = 0;
-
-	memset(r, 0, sizeof(*r));
-	CHECK_SYS(pipe2(errp, O_CLOEXEC));
-	if (h->out == OUT_PIPE) {
-		CHECK_SYS(pipe2(outp, O_CLOEXEC));
-		out = outp[1];
-	} else {
-		out = CHECK_SYS(open(outpath, O_RDWR | O_CREAT | O_TRUNC |
-				     O_CLOEXEC, 0666));
-	}
-	if (h->in && h->in_pipe)
-		in = feeder(h->in, &feed);
-	else
-		in = CHECK_SYS(open(h->in ? h->in : "/dev/null",
-				    O_RDONLY | O_CLOEXEC));
-	r->secs = now();
-	pid = CHECK_SYS(fork());
-	if (!pid)
-		child_exec(argv, h, in, out, errp[1]);
-	close(errp[1]);
-	close(in);
-	if (h->out == OUT_PIPE)
-		close(outp[1]);
-	drain(outp[0], errp[0], r);
-	CHECK_SYS(waitpid(pid, &wst, 0));
-	r->status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
-	r->secs = now() - r->secs;
-	if (feed)
-		CHECK_SYS(waitpid(feed, &wst, 0));
-	if (h->out == OUT_FILE) {
-		slurp_fd(out, r);
-		close(out);
-		unlink(outpath);
-	}
-	free(outpath);
-}
-
-static void show(char *const argv[], int argc, const struct result *r)
+static void show(char *const argv[], int argc, const struct run *r)
 {
 	int i;
 
@@ -356,10 +232,10 @@ static void as_catchain(const char *peer, const char *err, char *out,
  */
 static void same_as(const char *peer, const char *const *opts,
 		    char *const *args, int nargs, const struct how *h,
-		    struct result *r)
+		    struct run *r)
 {
 	static char *argv[MAX_ARGS + 16];
-	static struct result pr;
+	static struct run pr;
 	static char want[65536];
 	int n = 0, i;
 
@@ -368,7 +244,7 @@ static void same_as(const char *peer, const char *const *opts,
 	for (i = 0; i < nargs; i++)
 		argv[n++] = args[i];
 	argv[n] = NULL;
-	run(argv, h, &pr);
+	run_how(argv, h, &pr);
 	show(argv, n, &pr);
 	n = 0;
 	argv[n++] = (char *)bin;
@@ -377,7 +253,7 @@ static void same_as(const char *peer, const char *const *opts,
 	for (i = 0; i < nargs; i++)
 		argv[n++] = args[i];
 	argv[n] = NULL;
-	run(argv, h, r);
+	run_how(argv, h, r);
 	show(argv, n, r);
 	CHECK_EQ(r->status, pr.status);
 	if (r->out_len != pr.out_len || memcmp(r->out, pr.out, r->out_len))
@@ -388,7 +264,8 @@ static void same_as(const char *peer, const char *const *opts,
 	if (strncmp(r->err, want, strlen(want)))
 		FAIL("stderr differs from %s's:\n%s--- expected ---\n%s", peer,
 		     r->err, want);
-	free(pr.out);
+	run_free(&pr);
+	/* stdout checked: only stderr goes back */
 	free(r->out);
 	r->out = NULL;
 }
@@ -400,7 +277,7 @@ struct stats {
 	unsigned long long files, bytes, steps, waits, enters, resumes;
 };
 
-static void parse_stats(const struct result *r, struct stats *s)
+static void parse_stats(const struct run *r, struct stats *s)
 {
 	const char *p = strstr(r->err, "catchain: ");
 	const char *last = NULL;
@@ -453,7 +330,7 @@ IOCORO_CASE(sizes)
 	static const char *const one[] = { "--jobs=1", "--chunk=16K", NULL };
 	char *names[2 * 10], name[32];
 	unsigned long long steps = 0, steps4k = 0, bytes = 0;
-	struct result r;
+	struct run r;
 	struct stats s;
 	size_t i;
 
@@ -498,7 +375,7 @@ IOCORO_CASE(waits)
 					     "--jobs", "4", NULL };
 	unsigned long long steps = 0;
 	char *names[4], name[32];
-	struct result r;
+	struct run r;
 	struct stats s;
 	int i;
 
@@ -552,7 +429,7 @@ IOCORO_CASE(many)
 	char *argv[14] = { (char *)bin, (char *)"--stats" };
 	unsigned long long steps = 0, steps30 = 0, bytes = 0;
 	struct how traced = { .out = OUT_FILE, .strace = trace };
-	struct result r;
+	struct run r;
 	struct stats s;
 	char name[32];
 	int i, n = 500;
@@ -594,13 +471,13 @@ IOCORO_CASE(many)
 	CHECK_EQ(s.steps, steps30);
 
 	/* the count is exact: strace sees the same calls */
-	run(argv, &traced, &r);
+	run_how(argv, &traced, &r);
 	show(argv, 12, &r);
 	CHECK_EQ(r.status, 0);
 	parse_stats(&r, &s);
 	printf("strace: %llu io_uring_enter calls\n", traced_enters(trace));
 	CHECK_EQ(traced_enters(trace), s.enters);
-	free(r.out);
+	run_free(&r);
 	free(names[250]);
 	for (i = 0; i < n + 2; i++)
 		if (i != 250 && i != 400)
@@ -616,7 +493,7 @@ IOCORO_CASE(streams)
 	struct how pipe_out = { .out = OUT_PIPE };
 	struct how in_file = { .out = OUT_FILE, .in = in };
 	struct how in_pipe = { .out = OUT_PIPE, .in = in, .in_pipe = 1 };
-	struct result r;
+	struct run r;
 
 	gen_file(a, CHUNK + 5, 0644);
 	gen_file(b, 777, 0644);
@@ -640,7 +517,7 @@ IOCORO_CASE(perms)
 	struct how nobody_load = { .who = AS_NOBODY_LOAD, .out = OUT_FILE };
 	static const enum who refused[] = { AS_NOBODY_BPF, AS_NOBODY };
 	char *argv[] = { (char *)bin, a, NULL };
-	struct result r;
+	struct run r;
 	unsigned int i;
 
 	CHECK_SYS(chmod(work, 0755));	/* mkdtemp's 0700 would keep nobody out */
@@ -663,7 +540,7 @@ IOCORO_CASE(perms)
 	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		struct how nobody = { .who = refused[i], .out = OUT_FILE };
 
-		run(argv, &nobody, &r);
+		run_how(argv, &nobody, &r);
 		show(argv, 2, &r);
 		CHECK_EQ(r.status, 1);
 		CHECK_EQ(r.out_len, 0);
@@ -673,7 +550,7 @@ IOCORO_CASE(perms)
 		    strchr(r.err, '\n') != r.err + r.err_len - 1)
 			FAIL("not the one line about CAP_BPF and CAP_PERFMON: '%s'",
 			     r.err);
-		free(r.out);
+		run_free(&r);
 	}
 	free(a);
 	free(secret);
@@ -689,7 +566,7 @@ IOCORO_CASE(cksum)
 	char *missing = path_in("missing"), *in = path_in("in");
 	char *args[] = { a, e, missing, big, work, (char *)"-", a };
 	struct how in_file = { .out = OUT_FILE, .in = in };
-	struct result r;
+	struct run r;
 
 	gen_file(a, 1000, 0644);
 	gen_file(e, 0, 0644);
@@ -710,22 +587,22 @@ IOCORO_CASE(usage)
 		{ (char *)"-uz" }, { (char *)"--bogus" },
 	};
 	char *argv[4] = { (char *)bin };
-	struct result r;
+	struct run r;
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		same_as("cat", NULL, bad[i], 1, &to_file, &r);
 	argv[1] = (char *)"--help";
-	run(argv, &to_file, &r);
+	run_how(argv, &to_file, &r);
 	CHECK_EQ(r.status, 0);
 	CHECK(r.out_len && strstr(r.out, "Usage: catchain [OPTION]... [FILE]..."));
 	CHECK(strstr(r.out, "--jobs"));
-	free(r.out);
+	run_free(&r);
 	argv[1] = (char *)"--version";
-	run(argv, &to_file, &r);
+	run_how(argv, &to_file, &r);
 	CHECK_EQ(r.status, 0);
 	CHECK(r.out_len && !strncmp(r.out, "catchain (iocoro) ", 18));
-	free(r.out);
+	run_free(&r);
 	for (i = 0; i < 3; i++) {
 		static char *const vals[][3] = {
 			{ (char *)"--jobs", (char *)"0" },
@@ -735,11 +612,11 @@ IOCORO_CASE(usage)
 
 		argv[1] = vals[i][0];
 		argv[2] = vals[i][1];
-		run(argv, &to_file, &r);
+		run_how(argv, &to_file, &r);
 		show(argv, vals[i][1] ? 3 : 2, &r);
 		CHECK_EQ(r.status, 1);
 		CHECK(strstr(r.err, "Try 'catchain --help' for more information.\n"));
-		free(r.out);
+		run_free(&r);
 	}
 }
 
@@ -749,7 +626,7 @@ IOCORO_CASE_OPTS(host, .host = true)
 	char *a = path_in("a");
 	char *argv[] = { (char *)bin, a, NULL };
 	int probe = iocoro_probe();
-	struct result r;
+	struct run r;
 	char want[512];
 
 	printf("iocoro_probe() = %d (%s)\n", probe, iocoro_strerror(probe));
@@ -757,7 +634,7 @@ IOCORO_CASE_OPTS(host, .host = true)
 	if (!probe) {
 		same_as("cat", NULL, &a, 1, &to_file, &r);
 	} else {
-		run(argv, &to_file, &r);
+		run_how(argv, &to_file, &r);
 		show(argv, 2, &r);
 		CHECK_EQ(r.status, 1);
 		CHECK_EQ(r.out_len, 0);
@@ -765,7 +642,7 @@ IOCORO_CASE_OPTS(host, .host = true)
 			 iocoro_strerror(probe));
 		if (strcmp(r.err, want))
 			FAIL("expected '%s'", want);
-		free(r.out);
+		run_free(&r);
 	}
 	free(a);
 }
@@ -773,16 +650,8 @@ IOCORO_CASE_OPTS(host, .host = true)
 /* CATCHAIN, the binary under test: the suite's ARGS */
 void iocoro_suite_setup(int argc, char **argv)
 {
-	const char *tmp = getenv("TMPDIR");
-
-	/* printed first; IOCORO_SEED replays the same files */
-	test_rng_init(&rng, test_seed("catchain_test"));
-	if (argc != 1)
-		FAIL("usage: catchain_test CASE CATCHAIN");
-	bin = argv[0];
-	snprintf(work, sizeof(work), "%s/catchain-test.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	CHECK(mkdtemp(work));
+	bin = run_app_setup("catchain", argc, argv, &rng, work,
+			    sizeof(work));
 }
 
 void iocoro_suite_teardown(void)
@@ -798,7 +667,7 @@ static void one_resume(size_t size, size_t tail)
 {
 	static const char *const opts[] = { "--stats", "--chunk", "1", NULL };
 	char *names[2];
-	struct result r;
+	struct run r;
 	struct stats s;
 	int n = tail ? 2 : 1;
 

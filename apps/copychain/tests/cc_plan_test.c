@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of copychain's command line and plan (cc_plan.c), on the
+ * Unit tests of copychain's command line and plan (cc_plan.h), on the
  * host: no kernel series needed. Options and their bounds (cp's letters
  * bundled, -t, -T), sizes, the directory of a path, -r's walk of a small
  * tree (what becomes a copy, what a directory, symbolic link or fifo),

@@ -67,6 +67,7 @@
 #include "case.h"
 #include "check.h"
 #include "files.h"
+#include "run.h"
 #include "seed.h"
 
 #define CHUNK (128U << 10)
@@ -107,14 +108,14 @@ double now_s(void);
 			     (expected));                                     \
 	} while (0)
 
-/* a run of copychain: its exit status and output */
-struct run {
-	int status;	/* exit status, 128 + signal if killed */
-	char out[16384];	/* stdout and stderr */
-};
-
-/* run copychain with the NULL-terminated arguments after @r, print it */
+/*
+ * run copychain with the NULL-terminated arguments after @r (zeroed or
+ * run before: its output is freed first), print it; r->out has stdout and
+ * stderr (run.h)
+ */
 void run_copychain(struct run *r, ...);
+/* the same with @argv (NULL-terminated, bin first) */
+void run_copychain_argv(struct run *r, const char *const *argv);
 
 #define CHECK_OUT(r, s)                                                       \
 	do {                                                                  \
@@ -140,17 +141,24 @@ void copy_ok(const char *name, size_t size, mode_t mode, unsigned int chunk,
 	     unsigned int depth);
 /* the capabilities become_nobody() keeps */
 enum nobody_caps {
+	NOBODY_NONE,	/* no capabilities */
 	NOBODY_BPF,	/* CAP_BPF alone: too little to load the steps */
 	NOBODY_LOAD,	/* CAP_BPF and CAP_PERFMON: what loading them needs */
 };
 /* become nobody with @keep alone (ambient, kept across exec): 0 or -1 */
 int become_nobody(enum nobody_caps keep);
+/*
+ * fork: in the child, nobody with @keep, true (the child ends in _exit(),
+ * 0 when its checks passed); in the parent, false once the child exited
+ * 0 (the test fails if it did not)
+ */
+bool child_as_nobody(enum nobody_caps keep);
 /* @a and @b hold the same tree: names, types, modes, links, bytes */
 void check_same_tree(const char *a, const char *b);
 
-/* run copychain with @argv in a child; its pid (signal.c) */
-pid_t spawn(const char *const *argv);
-/* @sig to @pid, which it must die of (signal.c) */
-void kill_reap(pid_t pid, int sig);
+/* run copychain with @argv in a child, its output in @r: its pid (signal.c) */
+pid_t spawn(struct run *r, const char *const *argv);
+/* @sig to the copychain of spawn(), which it must die of (signal.c) */
+void kill_reap(struct run *r, int sig);
 
 #endif

@@ -12,16 +12,11 @@ char work[256];
 
 /* ---- files ---- */
 
-static uint64_t rng_state;
+static struct test_rng rng_state;
 
 uint64_t rng(void)
 {
-	uint64_t x = rng_state;
-
-	x ^= x << 13;
-	x ^= x >> 7;
-	x ^= x << 17;
-	return rng_state = x;
+	return test_rng_next(&rng_state);
 }
 
 void gen_file(const char *path, size_t size, mode_t mode)
@@ -123,43 +118,32 @@ void dir_entries(const char *dir, char *out, size_t size)
 
 /* ---- running copychain ---- */
 
+void run_copychain_argv(struct run *r, const char *const *argv)
+{
+	const struct run_opts o = { .merge_err = true };
+	int i;
+
+	run_free(r);
+	run(r, (char *const *)argv, &o);
+	printf("$ %s", bin);
+	for (i = 1; argv[i]; i++)
+		printf(" %s", argv[i]);
+	printf("  -> exit %d\n%s", r->status, r->out);
+	fflush(stdout);
+}
+
 void run_copychain(struct run *r, ...)
 {
 	const char *argv[16];
 	va_list ap;
-	size_t len = 0;
-	int pipefd[2], argc = 0, wst;
-	pid_t pid;
-	ssize_t n;
+	int argc = 0;
 
 	argv[argc++] = bin;
 	va_start(ap, r);
 	while ((argv[argc] = va_arg(ap, const char *)))
 		CHECK(++argc < 15);
 	va_end(ap);
-
-	CHECK_SYS(pipe2(pipefd, O_CLOEXEC));
-	pid = CHECK_SYS(fork());
-	if (!pid) {
-		dup2(pipefd[1], 1);
-		dup2(pipefd[1], 2);
-		execv(bin, (char *const *)argv);
-		perror(bin);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	while ((n = read(pipefd[0], r->out + len, sizeof(r->out) - 1 - len)) > 0)
-		len += (size_t)n;
-	r->out[len] = '\0';
-	close(pipefd[0]);
-	CHECK_SYS(waitpid(pid, &wst, 0));
-	r->status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
-
-	printf("$ %s", bin);
-	for (argc = 1; argv[argc]; argc++)
-		printf(" %s", argv[argc]);
-	printf("  -> exit %d\n%s", r->status, r->out);
-	fflush(stdout);
+	run_copychain_argv(r, argv);
 }
 
 /* ---- cp, for comparison; checks of outputs and trees ---- */
@@ -269,7 +253,7 @@ int become_nobody(enum nobody_caps keep)
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2] = { { 0 } };
 	const unsigned int caps[] = { CAP_BPF, CAP_PERFMON };
-	size_t i, n = keep == NOBODY_LOAD ? 2 : 1;
+	size_t i, n = keep == NOBODY_LOAD ? 2 : keep == NOBODY_BPF ? 1 : 0;
 
 	if (prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) || setgroups(0, NULL) ||
 	    setgid(65534) || setuid(65534))
@@ -287,21 +271,27 @@ int become_nobody(enum nobody_caps keep)
 	return 0;
 }
 
+bool child_as_nobody(enum nobody_caps keep)
+{
+	pid_t pid = CHECK_SYS(fork());
+	int wst;
+
+	if (!pid) {
+		if (become_nobody(keep))
+			_exit(3);
+		return true;
+	}
+	CHECK_SYS(waitpid(pid, &wst, 0));
+	if (!WIFEXITED(wst) || WEXITSTATUS(wst))
+		FAIL("the child as nobody: wait status 0x%x", wst);
+	return false;
+}
+
 /* COPYCHAIN, the binary under test: the suite's ARGS */
 void iocoro_suite_setup(int argc, char **argv)
 {
-	const char *tmp = getenv("TMPDIR");
-
-	/* printed first; IOCORO_SEED replays the same files */
-	rng_state = test_seed("copychain_test");
-	if (!rng_state)
-		rng_state = 0x9e3779b97f4a7c15ULL; /* xorshift's fixed point */
-	if (argc != 1)
-		FAIL("usage: copychain_test CASE COPYCHAIN");
-	bin = argv[0];
-	snprintf(work, sizeof(work), "%s/copychain-test.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	CHECK(mkdtemp(work));
+	bin = run_app_setup("copychain", argc, argv, &rng_state, work,
+			    sizeof(work));
 	/* the modes the tests give must survive as they are */
 	umask(0);
 }

@@ -19,39 +19,21 @@ static void progress_on_tty(const char *src, const char *dst)
 {
 	const char *argv[] = { bin, "--chunk", "512", "--depth", "1", src, dst,
 			       NULL };
-	char out[65536];
-	size_t len = 0;
-	double t0 = now_s(), secs;
-	int master, wst;
-	ssize_t n;
-	pid_t pid;
+	const struct run_opts o = { .err_tty = true };
+	const char *last;
+	struct run r;
 
-	master = CHECK_SYS(posix_openpt(O_RDWR | O_NOCTTY));
-	CHECK_SYS(grantpt(master));
-	CHECK_SYS(unlockpt(master));
-	pid = CHECK_SYS(fork());
-	if (!pid) {
-		int tty = open(ptsname(master), O_RDWR);
-
-		if (tty < 0 || dup2(tty, 2) < 0)
-			_exit(126);
-		execv(bin, (char *const *)argv);
-		_exit(127);
-	}
-	/* EIO once the child's side is closed */
-	while ((n = read(master, out + len, sizeof(out) - 1 - len)) > 0)
-		len += (size_t)n;
-	out[len] = '\0';
-	CHECK_SYS(waitpid(pid, &wst, 0));
-	secs = now_s() - t0;
-	close(master);
-	printf("on a tty, %.2f s: %zu bytes of progress, the last '%s'\n", secs,
-	       len, strrchr(out, '\r') ? strrchr(out, '\r') + 1 : out);
-	CHECK(WIFEXITED(wst) && WEXITSTATUS(wst) == 0);
-	CHECK(secs > 1.2);	/* long enough for a line (TCG: always) */
-	if (!strstr(out, "\rcopychain: 0 files, ") || !strstr(out, " MB/s, "))
+	run(&r, (char *const *)argv, &o);
+	last = strrchr(r.err, '\r') ? strrchr(r.err, '\r') + 1 : r.err;
+	printf("on a tty, %.2f s: %zu bytes of progress, the last '%s'\n",
+	       r.secs, r.err_len, last);
+	CHECK_EQ(r.status, 0);
+	CHECK(r.secs > 1.2);	/* long enough for a line (TCG: always) */
+	if (!strstr(r.err, "\rcopychain: 0 files, ") ||
+	    !strstr(r.err, " MB/s, "))
 		FAIL("no progress line on the terminal");
 	CHECK_EQ(same_bytes(src, dst), 0);
+	run_free(&r);
 }
 
 /* like cp: nothing on success, -v names the copy, --help, --version */
@@ -59,7 +41,7 @@ IOCORO_CASE(output)
 {
 	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
 	char line[1024];
-	struct run r;
+	struct run r = { 0 };
 
 	gen_file(src, 200000, 0644);
 	run_copychain(&r, src, dst, NULL);
@@ -129,7 +111,7 @@ void copy_ok(const char *name, size_t size, mode_t mode, unsigned int chunk,
 	char *src = path_in(work, name), *dst, *dname, line[128], chunk_s[32];
 	char depth_s[16];
 	struct stat st;
-	struct run r;
+	struct run r = { 0 };
 
 	CHECK(asprintf(&dname, "%s.copy", name) > 0);
 	dst = path_in(work, dname);
@@ -177,7 +159,7 @@ IOCORO_CASE(sizes)
 	};
 	char *src, *dst;
 	struct stat st;
-	struct run r;
+	struct run r = { 0 };
 	size_t i;
 
 	/* every shape at depth 3, the edges at 1 and 16 too */
@@ -211,7 +193,7 @@ IOCORO_CASE(sizes)
 IOCORO_CASE(budget)
 {
 	char *dst = path_in(work, "maps");
-	struct run r;
+	struct run r = { 0 };
 
 	/* 4097 chunks: 8196 steps, twice the kernel's default budget */
 	copy_ok("many-chunks", (1U << 20) + 17, 0644, 256, 1);
@@ -242,7 +224,7 @@ IOCORO_CASE(sparse)
 	const off_t at = (4LL << 30) + (64 << 10), size = (4LL << 30) + (2 << 20);
 	static unsigned char a[1 << 20], b[1 << 20];
 	struct stat st;
-	struct run r;
+	struct run r = { 0 };
 	size_t i;
 	int fd;
 

@@ -34,7 +34,7 @@ static void no_clobber_update(const char *src, const char *dst,
 			      const char *cpd)
 {
 	char sh[512];
-	struct run r;
+	struct run r = { 0 };
 
 	pair(src, dst, cpd);
 	run_copychain(&r, "-n", src, dst, NULL);
@@ -95,19 +95,14 @@ static void force(const char *src, const char *dst, const char *cpd)
 {
 	char cp_out[1024], sh[256];
 	struct stat a, b;
-	struct run r;
-	pid_t pid;
-	int wst;
+	struct run r = { 0 };
 
 	pair(src, dst, cpd);
 	CHECK_SYS(chmod(dst, 0444));
 	CHECK_SYS(chmod(cpd, 0444));
 	CHECK_SYS(chown(dst, 65534, 65534));
 	CHECK_SYS(chown(cpd, 65534, 65534));
-	pid = CHECK_SYS(fork());
-	if (!pid) {
-		if (become_nobody(NOBODY_LOAD))
-			_exit(3);
+	if (child_as_nobody(NOBODY_LOAD)) {
 		run_copychain(&r, src, dst, NULL);
 		CHECK_EQ(r.status, 1);
 		CHECK_EQ(shell(cp_out, sizeof(cp_out), "cp '%s' '%s'", src, dst), 1);
@@ -118,8 +113,6 @@ static void force(const char *src, const char *dst, const char *cpd)
 		CHECK_EQ(shell(sh, sizeof(sh), "cp -f '%s' '%s'", src, cpd), 0);
 		_exit(0);
 	}
-	CHECK_SYS(waitpid(pid, &wst, 0));
-	CHECK(WIFEXITED(wst) && WEXITSTATUS(wst) == 0);
 	CHECK_EQ(same_bytes(src, dst), 0);
 	CHECK_EQ(same_bytes(src, cpd), 0);
 	CHECK_SYS(stat(dst, &a));
@@ -135,7 +128,7 @@ static void targets(const char *src, const char *dst, const char *out,
 		    const char *cpo)
 {
 	char *missing = path_in(work, "missing"), cp_out[1024];
-	struct run r;
+	struct run r = { 0 };
 
 	gen_file(dst, 1000, 0600);
 	CHECK_SYS(mkdir(out, 0755));
@@ -171,7 +164,7 @@ static void targets(const char *src, const char *dst, const char *out,
 static void archive(const char *out, const char *cpo)
 {
 	char *t = path_in(work, "t"), *f, sh[2048];
-	struct run r;
+	struct run r = { 0 };
 
 	CHECK_SYS(mkdir(t, 0750));
 	f = path_in(t, "sub");
@@ -253,7 +246,7 @@ IOCORO_CASE(streams)
 	char *sock = path_in(work, "sock"), out[1024], cp_out[1024];
 	const char *chunks[] = { "64K", "1M" };
 	struct stat a, b;
-	struct run r;
+	struct run r = { 0 };
 	size_t i;
 	int sfd;
 
@@ -324,7 +317,7 @@ IOCORO_CASE(sync)
 	char *t = path_in(work, "t"), *out = path_in(work, "out");
 	char *cpo = path_in(work, "cp-out"), sh[256];
 	unsigned long long plain, synced;
-	struct run r;
+	struct run r = { 0 };
 
 	gen_file(src, 300000, 0644);
 	run_copychain(&r, "--stats", "--chunk", "64K", src, dst, NULL);

@@ -16,7 +16,7 @@ static void check_errors(void)
 	char *missing = path_in(work, "missing");
 	char *in_missing = path_in(work, "no-such-dir/dst");
 	char *hard = path_in(work, "hardlink");
-	struct run r;
+	struct run r = { 0 };
 
 	gen_file(src, 5000, 0644);
 
@@ -107,7 +107,7 @@ static void enospc(const char *size_opt, const char *depth, const char *shorts)
 	char *src = path_in(work, "big"), *small = path_in(work, "small");
 	char *dst = path_in(small, "dst");
 	char want[512];
-	struct run r;
+	struct run r = { 0 };
 	int ret;
 
 	gen_file(src, 1U << 20, 0644);
@@ -146,7 +146,7 @@ static void check_host(void)
 {
 	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
 	int probe = iocoro_probe();
-	struct run r;
+	struct run r = { 0 };
 
 	printf("iocoro_probe() = %d (%s)\n", probe, iocoro_strerror(probe));
 	gen_file(src, 300000, 0640);

@@ -17,9 +17,9 @@ IOCORO_CASE(fallback)
 	const char *argv[] = { bin, "--chunk", "512", src, dst, NULL };
 	char *in = path_in(work, "in"), *out = path_in(work, "out"), sh[256];
 	char entries[4096];
-	struct run r;
+	struct run r = { 0 };
 	int tries;
-	pid_t pid;
+	struct run child;
 
 	CHECK_SYS(setenv("COPYCHAIN_NO_TMPFILE", "1", 1));
 	copy_ok("named", 300001, 0640, 65536, 3);
@@ -33,7 +33,7 @@ IOCORO_CASE(fallback)
 
 	/* SIGTERM in the middle: the named temporary file goes */
 	gen_file(src, 4U << 20, 0644);
-	pid = spawn(argv);
+	spawn(&child, argv);
 	for (tries = 0; tries < 20000; tries++) {
 		dir_entries(work, entries, sizeof(entries));
 		if (strstr(entries, "dst."))
@@ -43,7 +43,7 @@ IOCORO_CASE(fallback)
 	printf("while copying: %s\n", entries);
 	CHECK(strstr(entries, "dst."));
 	usleep(20000);
-	kill_reap(pid, SIGTERM);
+	kill_reap(&child, SIGTERM);
 	CHECK_ENTRIES(work, "src");
 	unlink(src);
 	unsetenv("COPYCHAIN_NO_TMPFILE");

@@ -36,7 +36,7 @@ IOCORO_CASE(modes)
 	char *hard = path_in(work, "hard");
 	struct timespec times[2] = { { 946684800, 0 }, { 946684800, 5000 } };
 	struct stat a, b;
-	struct run r;
+	struct run r = { 0 };
 
 	umask(027);
 	gen_file(src, 10000, 0666);

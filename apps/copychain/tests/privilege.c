@@ -14,15 +14,9 @@
  */
 static void refused_as_nobody(const char *src, const char *dst, int bpf)
 {
-	struct run r;
-	pid_t pid;
-	int wst;
+	struct run r = { 0 };
 
-	pid = CHECK_SYS(fork());
-	if (!pid) {
-		if (bpf ? become_nobody(NOBODY_BPF) :
-			  (setgid(65534) || setuid(65534)))
-			_exit(3);
+	if (child_as_nobody(bpf ? NOBODY_BPF : NOBODY_NONE)) {
 		run_copychain(&r, src, dst, NULL);
 		if (r.status != 1 ||
 		    !strstr(r.out, "copychain: loading the coroutine needs CAP_BPF and CAP_PERFMON") ||
@@ -31,9 +25,6 @@ static void refused_as_nobody(const char *src, const char *dst, int bpf)
 			_exit(4);
 		_exit(0);
 	}
-	CHECK_SYS(waitpid(pid, &wst, 0));
-	CHECK(WIFEXITED(wst));
-	CHECK_EQ(WEXITSTATUS(wst), 0);
 }
 
 /*
@@ -69,14 +60,9 @@ IOCORO_CASE(nocap)
 static void denied_as_cp(const char *src, const char *dst, const char *cpdst)
 {
 	char cp_out[1024];
-	struct run r;
-	pid_t pid;
-	int wst;
+	struct run r = { 0 };
 
-	pid = CHECK_SYS(fork());
-	if (!pid) {
-		if (become_nobody(NOBODY_LOAD))
-			_exit(3);
+	if (child_as_nobody(NOBODY_LOAD)) {
 		run_copychain(&r, src, dst, NULL);
 		CHECK_EQ(r.status, 1);
 		CHECK_OUT(&r, "Permission denied");
@@ -84,9 +70,6 @@ static void denied_as_cp(const char *src, const char *dst, const char *cpdst)
 		check_cp_words(r.out, cp_out);
 		_exit(0);
 	}
-	CHECK_SYS(waitpid(pid, &wst, 0));
-	CHECK(WIFEXITED(wst));
-	CHECK_EQ(WEXITSTATUS(wst), 0);
 }
 
 /*
@@ -99,7 +82,7 @@ IOCORO_CASE(denied)
 	char *open_dir = path_in(work, "open"), *ro = path_in(work, "ro");
 	char *shut = path_in(work, "shut"), *src, *secret, *dst, *cpd;
 	char cp_out[1024];
-	struct run r;
+	struct run r = { 0 };
 
 	CHECK_SYS(chmod(work, 0755));
 	CHECK_SYS(mkdir(open_dir, 0777));

@@ -36,16 +36,12 @@ static int writing_unnamed(pid_t pid)
 	return found;
 }
 
-/* run copychain with @argv in a child; its pid */
-pid_t spawn(const char *const *argv)
+/* run copychain with @argv in a child, its output in @r: its pid */
+pid_t spawn(struct run *r, const char *const *argv)
 {
-	pid_t pid = CHECK_SYS(fork());
+	const struct run_opts o = { .merge_err = true };
 
-	if (!pid) {
-		execv(bin, (char *const *)argv);
-		_exit(127);
-	}
-	return pid;
+	return run_start(r, (char *const *)argv, &o);
 }
 
 /* wait for @pid's unnamed O_TMPFILE: a copy is under way */
@@ -58,16 +54,15 @@ static void wait_unnamed(pid_t pid)
 	CHECK(writing_unnamed(pid));
 }
 
-/* @sig to @pid, which it must die of */
-void kill_reap(pid_t pid, int sig)
+/* @sig to the copychain of spawn(), which it must die of */
+void kill_reap(struct run *r, int sig)
 {
-	int wst;
-
-	CHECK_SYS(kill(pid, sig));
-	CHECK_SYS(waitpid(pid, &wst, 0));
-	printf("copychain killed by signal %d: wait status 0x%x\n", sig, wst);
-	CHECK(WIFSIGNALED(wst));
-	CHECK_EQ(WTERMSIG(wst), sig);
+	CHECK_SYS(kill(r->pid, sig));
+	run_wait(r);
+	printf("copychain killed by signal %d: exit status %d\n%s", sig,
+	       r->status, r->out);
+	CHECK_EQ(r->signal, sig);
+	run_free(r);
 }
 
 /* killed by @sig while copying, in the default mode or @mode (--sync) */
@@ -76,6 +71,7 @@ static void killed(int sig, const char *mode)
 	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
 	const char *argv[] = { bin, "--chunk", "512", src, dst, NULL, NULL };
 	char entries[4096];
+	struct run child;
 	pid_t pid;
 
 	if (mode) {
@@ -84,12 +80,12 @@ static void killed(int sig, const char *mode)
 		argv[3] = mode;
 	}
 	gen_file(src, 4U << 20, 0644);
-	pid = spawn(argv);
+	pid = spawn(&child, argv);
 	wait_unnamed(pid);
 	dir_entries(work, entries, sizeof(entries));
 	CHECK(!strcmp(entries, "src"));	/* nothing named meanwhile */
 	usleep(20000);
-	kill_reap(pid, sig);
+	kill_reap(&child, sig);
 	CHECK_ENTRIES(work, "src");
 	unlink(src);
 	free(src);
@@ -105,15 +101,16 @@ static void killed_over(const char *mode)
 	char *src = path_in(work, "src"), *dst = path_in(work, "dst");
 	char *old = path_in(work, "old"), sh[256];
 	const char *argv[] = { bin, mode, "--chunk", "512", src, dst, NULL };
+	struct run child;
 	pid_t pid;
 
 	gen_file(src, 4U << 20, 0644);
 	gen_file(dst, 300000, 0640);
 	CHECK_EQ(shell(sh, sizeof(sh), "cp '%s' '%s'", dst, old), 0);
-	pid = spawn(argv);
+	pid = spawn(&child, argv);
 	wait_unnamed(pid);
 	usleep(20000);
-	kill_reap(pid, SIGKILL);
+	kill_reap(&child, SIGKILL);
 	CHECK_ENTRIES(work, "dst old src");
 	CHECK_EQ(same_bytes(old, dst), 0);
 	unlink(src);
@@ -135,16 +132,17 @@ static void killed_many(int sig)
 	const char *argv[] = { bin, "-r", "--jobs", "4", "--chunk", "4K",
 			       NULL, NULL, NULL };
 	int named = 0;
+	struct run child;
 	pid_t pid;
 
 	CHECK_SYS(mkdir(in, 0755));
 	free_strv(gen_files(in, "f", 24, 1U << 20));
 	argv[6] = in;
 	argv[7] = out;
-	pid = spawn(argv);
+	pid = spawn(&child, argv);
 	wait_unnamed(pid);
 	usleep(200000);
-	kill_reap(pid, sig);
+	kill_reap(&child, sig);
 	dir_entries(out, entries, sizeof(entries));
 	printf("killed by %d with %s in the copy\n", sig, entries);
 	for (tok = strtok_r(entries, " ", &save); tok;

@@ -18,7 +18,7 @@ IOCORO_CASE(multi)
 	char *dir = path_in(work, "dir"), *missing = path_in(work, "missing");
 	char *da = path_in(dir, "a"), *db = path_in(dir, "b");
 	char want[1024];
-	struct run r;
+	struct run r = { 0 };
 
 	gen_file(a, 3000, 0644);
 	gen_file(b, 300000, 0644);
@@ -70,9 +70,8 @@ IOCORO_CASE(jobs)
 	char *in = path_in(work, "in"), *out = path_in(work, "out");
 	const char *argv[64];
 	char **f, want[512], *miss = path_in(work, "missing");
-	struct run r;
-	int i, v, argc, wst;
-	pid_t pid;
+	struct run r = { 0 };
+	int i, v, argc;
 
 	CHECK_SYS(mkdir(in, 0755));
 	CHECK_SYS(mkdir(out, 0755));
@@ -89,13 +88,8 @@ IOCORO_CASE(jobs)
 			argv[argc++] = f[i];
 		argv[argc++] = out;
 		argv[argc] = NULL;
-		pid = CHECK_SYS(fork());
-		if (!pid) {
-			execv(bin, (char *const *)argv);
-			_exit(127);
-		}
-		CHECK_SYS(waitpid(pid, &wst, 0));
-		CHECK(WIFEXITED(wst) && WEXITSTATUS(wst) == 0);
+		run_copychain_argv(&r, argv);
+		CHECK_EQ(r.status, 0);
 		for (i = 0; i < 40; i++) {
 			char *c = path_in(out, f[i] + strlen(in) + 1);
 
@@ -159,7 +153,7 @@ IOCORO_CASE(tree)
 	char *cpo = path_in(work, "cp-out"), *fifo = path_in(work, "t/d/fifo");
 	char *dev = path_in(work, "t/d/null"), *self = path_in(work, "t/a/self");
 	char cp_out[4096];
-	struct run r;
+	struct run r = { 0 };
 
 	make_tree(t);
 	/* without -r: cp's words */
@@ -239,7 +233,7 @@ IOCORO_CASE_OPTS(many, .timeout = 300)
 	int n = env ? atoi(env) : 2000, d;
 	char *t = path_in(work, "t"), *out = path_in(work, "out"), want[256];
 	char sh[512];
-	struct run r;
+	struct run r = { 0 };
 	double t0;
 
 	CHECK(n >= 20);

@@ -8,38 +8,7 @@
 
 struct abi_bpf *skel_load(void)
 {
-	struct abi_bpf *skel;
-	int err;
-
-	skel = abi_bpf__open();
-	if (!skel)
-		FAIL("abi_bpf__open: %s", strerror(errno));
-	err = abi_bpf__load(skel);
-	if (err)
-		FAIL("abi_bpf__load: %d (%s)", err, strerror(-err));
-	CHECK_EQ(bpf_program__type(skel->progs.q_nop), BPF_PROG_TYPE_STRUCT_OPS);
-	return skel;
-}
-
-/* a program r0 = 0; exit of @type: fd or -errno */
-int load_raw(enum bpf_prog_type type, const char *name)
-{
-	const struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-
-	return bpf_prog_load(type, name, "GPL", insns, ARRAY_SIZE(insns), NULL);
-}
-
-int load_raw_ok(enum bpf_prog_type type, const char *name)
-{
-	int fd = load_raw(type, name);
-
-	if (fd < 0)
-		FAIL("loading a program of type %d: %d (%s)", type, fd,
-		     strerror(-fd));
-	return fd;
+	return SKEL_LOAD(abi_bpf);
 }
 
 __u32 prog_id(int fd)
@@ -97,25 +66,6 @@ unsigned int cqe_pos(const struct io_uring_cqe *cqes, unsigned int n,
 	return (unsigned int)(uring_find_cqe(cqes, n, ud) - cqes);
 }
 
-/* ------------------------------------------------------------- kinds */
-
-int load_raw_step(const char *name)
-{
-	const struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	LIBBPF_OPTS(bpf_prog_load_opts, opts);
-	int fd;
-
-	/* member 0 of struct io_coro_ops: step */
-	opts.expected_attach_type = 0;
-	opts.attach_btf_id = uring_kind_layout()->ops_type_id;
-	fd = bpf_prog_load(BPF_PROG_TYPE_STRUCT_OPS, name, "GPL", insns,
-			   ARRAY_SIZE(insns), &opts);
-	return fd < 0 ? -errno : fd;
-}
-
 int kind_attach(int ring_fd, const struct bpf_program *prog, unsigned int kind)
 {
 	struct iocoro co;
@@ -136,55 +86,14 @@ int kind_attach_ok(struct io_uring *ring, const struct bpf_program *prog,
 	return link;
 }
 
-/* a BTF object of one int: a struct_ops map needs one of its own */
-static int map_btf_fd(void)
-{
-	const void *raw;
-	struct btf *btf;
-	__u32 size;
-	int fd;
-
-	btf = btf__new_empty();
-	CHECK(btf);
-	CHECK(btf__add_int(btf, "int", 4, BTF_INT_SIGNED) > 0);
-	raw = btf__raw_data(btf, &size);
-	CHECK(raw);
-	fd = bpf_btf_load(raw, size, NULL);
-	if (fd < 0)
-		fd = -errno;
-	btf__free(btf);
-	return fd;
-}
-
 int kind_map_raw(int ring_fd, int prog_fd, __u32 kind)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_LINK);
-	unsigned char value[512];
-	const struct uring_kind_layout *layout = uring_kind_layout();
-	int fd, btf_fd, zero = 0;
+	int fd, btf_fd = uring_kind_btf();
 
-	CHECK(layout->value_size <= sizeof(value));
-	btf_fd = map_btf_fd();
 	if (btf_fd < 0)
 		return btf_fd;
-	opts.btf_fd = btf_fd;
-	opts.btf_vmlinux_value_type_id = layout->value_type_id;
-	memset(value, 0, sizeof(value));
-	*(__u64 *)(value + layout->off_step) = (__u64)prog_fd;
-	*(__s32 *)(value + layout->off_ring_fd) = ring_fd;
-	*(__u32 *)(value + layout->off_kind) = kind;
-
-	fd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "abi_kind", sizeof(int),
-			    layout->value_size, 1, &opts);
+	fd = uring_kind_map("abi_kind", btf_fd, prog_fd, ring_fd, kind);
 	close(btf_fd);
-	if (fd < 0)
-		return -errno;
-	if (bpf_map_update_elem(fd, &zero, value, 0)) {
-		int err = -errno;
-
-		close(fd);
-		return err;
-	}
 	return fd;
 }
 
@@ -200,14 +109,7 @@ void kind_value(const void *value, __u64 *step, __s32 *ring_fd, __u32 *kind)
 
 int kind_link_raw(int map_fd)
 {
-	union bpf_attr attr;
-	int fd;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.link_create.map_fd = map_fd;
-	attr.link_create.attach_type = BPF_STRUCT_OPS;
-	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
-	return fd < 0 ? -errno : fd;
+	return uring_kind_link(map_fd);
 }
 
 int kind_attach_raw(int ring_fd, int prog_fd, __u32 kind)
@@ -282,108 +184,6 @@ int devnull(void)
 	return CHECK_SYS(open("/dev/null", O_RDONLY | O_CLOEXEC));
 }
 
-/* ------------------------------------------------------------- privileges */
-
-void drop_caps(const int *caps, unsigned int nr)
-{
-	struct __user_cap_header_struct hdr = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
-	unsigned int i;
-
-	CHECK_SYS(syscall(SYS_capget, &hdr, data));
-	for (i = 0; i < nr; i++) {
-		__u32 bit = CAP_TO_MASK(caps[i]);
-		int w = CAP_TO_INDEX(caps[i]);
-
-		data[w].effective &= ~bit;
-		data[w].permitted &= ~bit;
-		data[w].inheritable &= ~bit;
-	}
-	CHECK_SYS(syscall(SYS_capset, &hdr, data));
-
-	memset(data, 0xff, sizeof(data));
-	CHECK_SYS(syscall(SYS_capget, &hdr, data));
-	for (i = 0; i < nr; i++) {
-		CHECK(!(data[CAP_TO_INDEX(caps[i])].effective &
-			CAP_TO_MASK(caps[i])));
-		CHECK(!(data[CAP_TO_INDEX(caps[i])].permitted &
-			CAP_TO_MASK(caps[i])));
-	}
-}
-
-void drop_bpf_caps(void)
-{
-	static const int caps[] = { CAP_BPF, CAP_SYS_ADMIN, CAP_PERFMON,
-				    CAP_NET_ADMIN };
-
-	drop_caps(caps, ARRAY_SIZE(caps));
-}
-
-#define UNPRIV_SYSCTL "/proc/sys/kernel/unprivileged_bpf_disabled"
-
-/*
- * Unprivileged BPF (socket filters) must be allowed, so that an -EPERM for
- * a step is about the step and not the sysctl
- */
-int allow_unpriv_bpf(void)
-{
-	char buf[16] = "";
-	int fd, old;
-
-	fd = CHECK_SYS(open(UNPRIV_SYSCTL, O_RDWR | O_CLOEXEC));
-	CHECK(CHECK_SYS(read(fd, buf, sizeof(buf) - 1)) > 0);
-	old = atoi(buf);
-	if (old == 1)
-		FAIL(UNPRIV_SYSCTL " is 1 (locked until reboot): the "
-		     "unprivileged control load cannot be done");
-	if (old != 0)
-		CHECK_EQ(CHECK_SYS(pwrite(fd, "0\n", 2, 0)), 2);
-	close(fd);
-	return old;
-}
-
-void restore_unpriv_bpf(int old)
-{
-	char buf[16];
-	int fd, len;
-
-	if (old == 0)
-		return;
-	len = snprintf(buf, sizeof(buf), "%d\n", old);
-	fd = CHECK_SYS(open(UNPRIV_SYSCTL, O_WRONLY | O_CLOEXEC));
-	CHECK_EQ(CHECK_SYS(write(fd, buf, (size_t)len)), len);
-	close(fd);
-}
-
-/* wait for child @pid: its wait status */
-int reap_child(pid_t pid)
-{
-	int status;
-
-	CHECK_EQ(CHECK_SYS(waitpid(pid, &status, 0)), pid);
-	return status;
-}
-
-/* the child's wait status says it exited 0 */
-void check_child(int status)
-{
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		FAIL("child failed (wait status 0x%x)", status);
-}
-
-void wait_child(pid_t pid)
-{
-	check_child(reap_child(pid));
-}
-
-pid_t fork_child(void)
-{
-	fflush(stdout);
-	fflush(stderr);
-	return CHECK_SYS(fork());
-}
 
 void set_write(struct abi_bpf *skel, int fd, const void *buf, size_t len)
 {

@@ -44,6 +44,7 @@
 #include "case.h"
 #include "check.h"
 #include "uring_bpf.h"
+#include "privs.h"
 #include "start.h"
 #include "abi.skel.h"
 
@@ -74,15 +75,6 @@ _Static_assert(NR_MANY == MAX_QUEUED + 1, "abi.bpf.c's q_many queues one "
 
 /* abi.bpf.c opened and loaded (its programs are struct_ops steps) */
 struct abi_bpf *skel_load(void);
-
-/* a program r0 = 0; exit of @type: fd or -errno */
-int load_raw(enum bpf_prog_type type, const char *name);
-
-/* load_raw(), failing the test on an error */
-int load_raw_ok(enum bpf_prog_type type, const char *name);
-
-/* a step r0 = 0; exit of struct io_coro_ops, loaded raw: fd or -errno */
-int load_raw_step(const char *name);
 
 /* the id of the program @fd */
 __u32 prog_id(int fd);
@@ -144,33 +136,6 @@ void check_file(int fd, const void *want, size_t len);
 /* /dev/null, read-only */
 int devnull(void);
 
-/* drop the capabilities of @caps[0..@nr) (all sets) */
-void drop_caps(const int *caps, unsigned int nr);
-
-/* drop CAP_BPF, CAP_SYS_ADMIN, CAP_PERFMON, CAP_NET_ADMIN (all sets) */
-void drop_bpf_caps(void);
-
-/*
- * Unprivileged BPF (socket filters) must be allowed, so that an -EPERM for
- * a step is about the step and not the sysctl. Returns the old value, to
- * be given to restore_unpriv_bpf().
- */
-int allow_unpriv_bpf(void);
-
-/* the sysctl back to @old, as allow_unpriv_bpf() returned it */
-void restore_unpriv_bpf(int old);
-
-/* wait for child @pid: its wait status */
-int reap_child(pid_t pid);
-
-/* the child's wait status says it exited 0 */
-void check_child(int status);
-
-/* child @pid exited 0 */
-void wait_child(pid_t pid);
-
-/* fork() with stdio flushed */
-pid_t fork_child(void);
 /*
  * the WRITE (UD_WRITE) that q_write and q_wr_fsync queue: @len bytes of @buf
  * to @fd at offset 0; q_wr_fsync links an FSYNC (UD_FSYNC) to it

@@ -5,21 +5,6 @@
  */
 #include "abi.h"
 
-/* io_uring_get_probe() reports IORING_OP_BPF, the last opcode */
-IOCORO_CASE(probe)
-{
-	struct io_uring_probe *probe = io_uring_get_probe();
-
-	CHECK(probe != NULL);
-	CHECK_EQ(probe->last_op, IORING_OP_BPF);
-	CHECK(io_uring_opcode_supported(probe, IORING_OP_BPF));
-	CHECK(probe->ops[IORING_OP_BPF].op == IORING_OP_BPF);
-	CHECK(probe->ops[IORING_OP_BPF].flags & IO_URING_OP_SUPPORTED);
-	/* a sanity control: a stock opcode */
-	CHECK(io_uring_opcode_supported(probe, IORING_OP_NOP));
-	io_uring_free_probe(probe);
-}
-
 /* a start on a ring that has no kind -> -EBADF, whatever the kind */
 IOCORO_CASE(op_no_kind)
 {

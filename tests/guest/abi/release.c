@@ -5,6 +5,14 @@
  */
 #include "abi.h"
 
+/* @ring with abi.bpf.c's nothing as kind 0: the link, its program's id */
+static int ring_with_nothing(struct abi_bpf *skel, struct io_uring *ring,
+			     __u32 *id)
+{
+	*id = prog_id(bpf_program__fd(skel->progs.nothing));
+	return ring_with_kind(ring, 8, 0, skel->progs.nothing);
+}
+
 /* ring closed with a kind attached, then the program fds, then the link */
 IOCORO_CASE(release_ring_first)
 {
@@ -14,8 +22,7 @@ IOCORO_CASE(release_ring_first)
 	int link;
 	__u32 id;
 
-	id = prog_id(bpf_program__fd(skel->progs.nothing));
-	link = ring_with_kind(&ring, 8, 0, skel->progs.nothing);
+	link = ring_with_nothing(skel, &ring, &id);
 	CHECK_EQ(run_bpf(&ring, 0), 0);
 	io_uring_queue_exit(&ring);
 	abi_bpf__destroy(skel);
@@ -42,8 +49,7 @@ IOCORO_CASE(release_prog_first)
 	int link;
 	__u32 id;
 
-	id = prog_id(bpf_program__fd(skel->progs.nothing));
-	link = ring_with_kind(&ring, 8, 0, skel->progs.nothing);
+	link = ring_with_nothing(skel, &ring, &id);
 	/* the counter is in the object's .bss, which goes with it: not read */
 	abi_bpf__destroy(skel);
 	uring_sleep_ms(200);
@@ -63,8 +69,7 @@ IOCORO_CASE(release_link_first)
 	int link;
 	__u32 id;
 
-	id = prog_id(bpf_program__fd(skel->progs.nothing));
-	link = ring_with_kind(&ring, 8, 0, skel->progs.nothing);
+	link = ring_with_nothing(skel, &ring, &id);
 	close(link);
 	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
 	CHECK_EQ(skel->bss->runs, 0);

@@ -62,7 +62,7 @@ static void fan_run(struct io_uring *ring, struct chain_bpf *skel,
 	t0 = uring_now_ns();
 	while (__atomic_load_n(&skel->bss->fn_runs, __ATOMIC_RELAXED) <
 		       want_runs &&
-	       ms_since(t0) < URING_CQE_TIMEOUT_MS) {
+	       uring_ms_since(t0) < URING_CQE_TIMEOUT_MS) {
 		struct io_uring_cqe *cqe;
 
 		/* an enter: steps left over a tick wait for one */

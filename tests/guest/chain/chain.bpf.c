@@ -163,55 +163,6 @@ IOCORO_STEP(fan)
 	return 0;
 }
 
-/* ----------------------------------------------------------------- tick */
-/*
- * One step of a waiting coroutine, for the teardown tests: queues a
- *   TIMEOUT (tk_ts_addr + (user_data % 10) * 16, ETIME_SUCCESS,
- *            CQE_SKIP_SUCCESS, user_data its own)
- * that continues at its own kind, whatever it saw, so that only the
- * kernel can end the coroutine. Counts the completions it saw by kind.
- */
-__u64 tk_ts_addr;
-__u64 tk_runs;
-__u64 tk_first;		/* runs without a completion: the starts */
-__u64 tk_etime;
-__u64 tk_ecanceled;
-__u64 tk_other;
-__s32 tk_other_res;
-__u32 tk_queue_err;
-int tk_queue_rc;
-
-IOCORO_STEP(tick)
-{
-	struct io_uring_sqe sqe = {};
-	__u64 ts;
-	int rc;
-
-	__sync_fetch_and_add(&tk_runs, 1);
-	if (!step->has_res) {
-		__sync_fetch_and_add(&tk_first, 1);
-	} else if (step->res == -ETIME) {
-		__sync_fetch_and_add(&tk_etime, 1);
-	} else if (step->res == -ECANCELED) {
-		__sync_fetch_and_add(&tk_ecanceled, 1);
-	} else {
-		__sync_fetch_and_add(&tk_other, 1);
-		tk_other_res = step->res;
-	}
-
-	ts = tk_ts_addr + (step->user_data % 10) * 16;
-	io_uring_prep_timeout(&sqe, (void *)ts, 1,
-			      IORING_TIMEOUT_ETIME_SUCCESS);
-	sqe.flags = IOSQE_CQE_SKIP_SUCCESS;
-	sqe.user_data = step->user_data;
-	rc = bpf_io_coro_queue_sqe_cont(step, &sqe, sizeof(sqe), step->kind);
-	if (rc) {
-		tk_queue_err++;
-		tk_queue_rc = rc;
-	}
-	return 0;
-}
-
 /* -------------------------------------------------------------- ret_val */
 /* returns rv_ret: the request's result */
 __s32 rv_ret;
@@ -230,7 +181,5 @@ SEC(".struct_ops")
 struct io_coro_ops fail_abort_kind = { .step = (void *)fail_abort };
 SEC(".struct_ops")
 struct io_coro_ops fan_kind = { .step = (void *)fan };
-SEC(".struct_ops")
-struct io_coro_ops tick_kind = { .step = (void *)tick };
 SEC(".struct_ops")
 struct io_coro_ops ret_val_kind = { .step = (void *)ret_val };

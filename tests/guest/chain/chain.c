@@ -4,18 +4,7 @@
 
 struct chain_bpf *skel_load(void)
 {
-	struct chain_bpf *skel;
-	int err;
-
-	skel = chain_bpf__open();
-	if (!skel)
-		FAIL("chain_bpf__open: %s", strerror(errno));
-	err = chain_bpf__load(skel);
-	if (err)
-		FAIL("chain_bpf__load: %d (%s)", err, strerror(-err));
-	CHECK_EQ(bpf_program__type(skel->progs.nop_chain),
-		 BPF_PROG_TYPE_STRUCT_OPS);
-	return skel;
+	return SKEL_LOAD(chain_bpf);
 }
 
 void chain_ring(struct iocoro *co, unsigned int entries)
@@ -39,7 +28,7 @@ void attach_all(struct iocoro *co, struct chain_bpf *skel)
 	fds[K_NOP_CHAIN] = bpf_program__fd(skel->progs.nop_chain);
 	fds[K_FAIL_ABORT] = bpf_program__fd(skel->progs.fail_abort);
 	fds[K_FAN] = bpf_program__fd(skel->progs.fan);
-	fds[K_TICK] = bpf_program__fd(skel->progs.tick);
+	fds[K_TICK] = -1; /* tick: kinds.bpf.c's, teardown.c attaches it */
 	fds[K_RET_VAL] = bpf_program__fd(skel->progs.ret_val);
 	CHECK_EQ(iocoro_attach(co, fds, K_NR), 0);
 }
@@ -60,6 +49,17 @@ void teardown(struct iocoro *co, struct chain_bpf *skel)
 	chain_bpf__destroy(skel);
 }
 
+void exec_list(void)
+{
+	char *argv[] = { "chain_test", "--list", NULL };
+	int null = open("/dev/null", O_WRONLY);
+
+	if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
+		_exit(97);
+	execv("/proc/self/exe", argv);
+	_exit(99);
+}
+
 /* a temporary file in /tmp holding @len bytes of @data, unlinked at once */
 int tmp_file_with(const void *data, size_t len)
 {
@@ -69,11 +69,6 @@ int tmp_file_with(const void *data, size_t len)
 	CHECK_SYS(unlink(path));
 	CHECK_EQ(CHECK_SYS(pwrite(fd, data, len, 0)), len);
 	return fd;
-}
-
-double ms_since(uint64_t t0)
-{
-	return (double)(uring_now_ns() - t0) / 1e6;
 }
 
 void set_nop_chain(struct chain_bpf *skel, unsigned int len, bool linked)

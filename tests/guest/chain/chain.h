@@ -99,11 +99,14 @@ struct chain_bpf *setup(struct iocoro *co, unsigned int entries);
 void teardown(struct iocoro *co, struct chain_bpf *skel);
 
 
+/*
+ * exec a program that exits 0 at once, the suite's own --list with stdout
+ * to /dev/null: the end of a child that execs; never returns
+ */
+void exec_list(void) __attribute__((noreturn));
+
 /* a temporary file in /tmp holding @len bytes of @data, unlinked at once */
 int tmp_file_with(const void *data, size_t len);
-
-/* ms since @t0 (uring_now_ns()) */
-double ms_since(uint64_t t0);
 
 /*
  * nop_chain queues @len NOPs (0: no end) after the first run, then posts

@@ -3,12 +3,12 @@
 #ifndef IOCORO_TESTS_CHAIN_PROGS_H
 #define IOCORO_TESTS_CHAIN_PROGS_H
 
-/* the kinds attach_all() attaches chain.bpf.c's steps as */
+/* the kinds attach_all() attaches chain.bpf.c's steps as (K_TICK: a hole) */
 enum {
 	K_NOP_CHAIN,
 	K_FAIL_ABORT,
 	K_FAN,
-	K_TICK,
+	K_TICK,		/* tick of tests/lib/kinds.bpf.c (teardown.c) */
 	K_RET_VAL,
 	K_NR
 };

@@ -22,9 +22,7 @@ static struct cont_link_bpf *cl_setup(struct iocoro *co)
 	struct cont_link_bpf *skel;
 
 	chain_ring(co, 8);
-	skel = cont_link_bpf__open();
-	if (!skel)
-		FAIL("cont_link_bpf__open: %s", strerror(errno));
+	skel = SKEL_OPEN(cont_link_bpf);
 	CHECK_EQ(CHECK_RET(iocoro_skel_load(co, skel->skeleton, NULL)), 2);
 	skel->bss->cl_step_kind =
 		CHECK_RET(iocoro_prog_index(skel->obj, skel->progs.cl_step));
@@ -96,6 +94,24 @@ static void cl_bad_read(struct cont_link_bpf *skel, __u8 a_flags)
 	skel->bss->cl_sqe[0].flags = a_flags;
 }
 
+/* cl_run() of a B that is refused (-EINVAL) before it is issued */
+static void cl_run_refused(struct io_uring *ring, struct cont_link_bpf *skel,
+			   struct io_uring_cqe *cqes)
+{
+	cl_run(ring, skel, 0, cqes);
+	EXPECT_CQE(cqes, 3, UD_A, 0);
+	EXPECT_CQE(cqes, 3, UD_B, -EINVAL);
+}
+
+/* B: an FSYNC of @fd whose prep refuses its non-zero addr */
+static void cl_bad_fsync(struct cont_link_bpf *skel, int fd)
+{
+	struct io_uring_sqe *b = &skel->bss->cl_sqe[1];
+
+	io_uring_prep_fsync(b, fd, 0);
+	b->addr = 1;
+}
+
 /*
  * A later member of the link fails io_init_req() or its prep: the head
  * fails unissued (-ECANCELED, which its step sees) and the member
@@ -116,12 +132,8 @@ IOCORO_CASE(cont_link_unprepared)
 
 	/* B: FSYNC whose prep refuses a non-zero addr */
 	cl_nops(skel, IOSQE_IO_LINK);
-	b = &skel->bss->cl_sqe[1];
-	io_uring_prep_fsync(b, fd, 0);
-	b->addr = 1;
-	cl_run(ring, skel, 0, cqes);
-	EXPECT_CQE(cqes, 3, UD_A, 0);
-	EXPECT_CQE(cqes, 3, UD_B, -EINVAL);
+	cl_bad_fsync(skel, fd);
+	cl_run_refused(ring, skel, cqes);
 	CHECK_EQ(skel->bss->cl_res, -ECANCELED);
 
 	/* B: GETXATTR with an ioprio, refused by io_init_req() */
@@ -130,19 +142,13 @@ IOCORO_CASE(cont_link_unprepared)
 	memset(b, 0, sizeof(*b));
 	b->opcode = IORING_OP_GETXATTR;
 	b->ioprio = 1;
-	cl_run(ring, skel, 0, cqes);
-	EXPECT_CQE(cqes, 3, UD_A, 0);
-	EXPECT_CQE(cqes, 3, UD_B, -EINVAL);
+	cl_run_refused(ring, skel, cqes);
 	CHECK_EQ(skel->bss->cl_res, -ECANCELED);
 
 	/* a hard link is no different: B was never prepared */
 	cl_nops(skel, IOSQE_IO_HARDLINK);
-	b = &skel->bss->cl_sqe[1];
-	io_uring_prep_fsync(b, fd, 0);
-	b->addr = 1;
-	cl_run(ring, skel, 0, cqes);
-	EXPECT_CQE(cqes, 3, UD_A, 0);
-	EXPECT_CQE(cqes, 3, UD_B, -EINVAL);
+	cl_bad_fsync(skel, fd);
+	cl_run_refused(ring, skel, cqes);
 
 	close(fd);
 	cl_teardown(&co, skel);

@@ -26,9 +26,7 @@ static void read_abort_nop(struct io_uring *ring, int fd, void *buf,
 	sqe->flags = link;
 	sqe->user_data = UD_READ;
 	uring_prep_start(ring, K_FAIL_ABORT, UD_BPF)->flags = IOSQE_IO_LINK;
-	sqe = uring_sqe(ring);
-	io_uring_prep_nop(sqe);
-	sqe->user_data = UD_NOP;
+	uring_prep_nop(ring, UD_NOP, 0);
 	uring_submit(ring, 3);
 	uring_reap(ring, cqes, 3);
 }

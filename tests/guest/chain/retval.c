@@ -7,14 +7,11 @@ static void ret_then_nop(struct io_uring *ring, struct chain_bpf *skel,
 			 int ret, int nop_res)
 {
 	struct io_uring_cqe cqes[2];
-	struct io_uring_sqe *sqe;
 
 	skel->bss->rv_ret = ret;
 	skel->bss->rv_runs = 0;
 	uring_prep_start(ring, K_RET_VAL, UD_BPF)->flags = IOSQE_IO_LINK;
-	sqe = uring_sqe(ring);
-	io_uring_prep_nop(sqe);
-	sqe->user_data = UD_NOP;
+	uring_prep_nop(ring, UD_NOP, 0);
 	uring_submit(ring, 2);
 	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_BPF, ret);
@@ -28,7 +25,6 @@ IOCORO_CASE(retval)
 	struct io_uring *ring = &co.ring;
 	struct chain_bpf *skel = setup(&co, 8);
 	struct io_uring_cqe cqe, cqes[2];
-	struct io_uring_sqe *sqe;
 
 	ret_then_nop(ring, skel, 12345, 0);
 	ret_then_nop(ring, skel, -ENOENT, -ECANCELED);
@@ -41,9 +37,7 @@ IOCORO_CASE(retval)
 	/* a hard link goes on after a negative result */
 	skel->bss->rv_ret = -ENOENT;
 	uring_prep_start(ring, K_RET_VAL, UD_BPF)->flags = IOSQE_IO_HARDLINK;
-	sqe = uring_sqe(ring);
-	io_uring_prep_nop(sqe);
-	sqe->user_data = UD_NOP;
+	uring_prep_nop(ring, UD_NOP, 0);
 	uring_submit(ring, 2);
 	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_BPF, -ENOENT);

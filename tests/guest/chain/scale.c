@@ -120,15 +120,8 @@ static void sc_child(struct scale_bpf *skel, enum sc_variant v, int wfd,
 	case SC_KILL:
 		for (;;)
 			pause();
-	case SC_EXEC: {
-		char *argv[] = { "chain_test", "--list", NULL };
-		int null = open("/dev/null", O_WRONLY);
-
-		if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
-			_exit(97);
-		execv("/proc/self/exe", argv);
-		_exit(99);
-	}
+	case SC_EXEC:
+		exec_list();
 	}
 	_exit(98);
 }
@@ -145,9 +138,7 @@ static void sc_start(struct sc_run *r)
 {
 	int p[2], g[2];
 
-	r->skel = scale_bpf__open_and_load();
-	if (!r->skel)
-		FAIL("scale_bpf__open_and_load: %s", strerror(errno));
+	r->skel = SKEL_LOAD(scale_bpf);
 	CHECK_EQ(iocoro_prog_index(r->skel->obj, r->skel->progs.scale_wait), 0);
 	r->skel->bss->sc_ts = (uintptr_t)&sc_hour;
 	CHECK_SYS(pipe2(g, O_CLOEXEC));
@@ -179,7 +170,7 @@ static void sc_wait_ready(struct sc_run *runs, int n)
 
 	for (i = 0; i < n; i++) {
 		struct scale_bpf *skel = runs[i].skel;
-		double left = SC_READY_MS - ms_since(t0);
+		double left = SC_READY_MS - uring_ms_since(t0);
 
 		if (left > 0 && uring_read_byte_ms(runs[i].ready_fd,
 						   (unsigned int)left) == 'R')
@@ -202,7 +193,7 @@ static void sc_reap(struct sc_run *r, uint64_t t0)
 		FAIL("teardown %s: the child was not reaped within %u ms",
 		     sc_names[r->v], SC_GONE_MS);
 	}
-	printf("scale %s: reaped in %.0f ms\n", sc_names[r->v], ms_since(t0));
+	printf("scale %s: reaped in %.0f ms\n", sc_names[r->v], uring_ms_since(t0));
 	if (r->v == SC_KILL)
 		CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	else
@@ -253,7 +244,7 @@ static void scale_teardown(const enum sc_variant *v, int n)
 		if (k2 <= k0 + SC_SLACK)
 			break;
 		uring_sleep_ms(100);
-	} while (ms_since(t0) < SC_GONE_MS);
+	} while (uring_ms_since(t0) < SC_GONE_MS);
 	s2 = sunreclaim_kb();
 	printf("scale: io_kiocb %ld from %ld, unreclaimable slab %+ld kB "
 	       "from before (KASAN keeps freed objects in quarantine a "

@@ -17,9 +17,7 @@ static struct sleepable_bpf *rc_setup(struct iocoro *co)
 	struct sleepable_bpf *skel;
 
 	chain_ring(co, 8);
-	skel = sleepable_bpf__open();
-	if (!skel)
-		FAIL("sleepable_bpf__open: %s", strerror(errno));
+	skel = SKEL_OPEN(sleepable_bpf);
 	CHECK_EQ(CHECK_RET(iocoro_skel_load(co, skel->skeleton, NULL)), 1);
 	CHECK(bpf_program__flags(skel->progs.read_check) & BPF_F_SLEEPABLE);
 	CHECK_EQ(iocoro_prog_index(skel->obj, skel->progs.read_check),

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Teardown under load: close, exit, exec and SIGKILL with chains in flight */
 #include "chain.h"
+#include "kinds.skel.h"
 
 /*
  * Coroutines of TIMEOUTs continuing at tick, started by the child. Chain i
@@ -45,7 +46,7 @@ static void wait_chain_runs(struct chain_bpf *skel, pid_t pid,
 	uint64_t t0 = uring_now_ns();
 
 	while (skel->bss->nc_runs < n) {
-		if (ms_since(t0) > TD_READY_MS) {
+		if (uring_ms_since(t0) > TD_READY_MS) {
 			uring_dump_task(pid);
 			kill(pid, SIGKILL);
 			FAIL("the chain did only %u steps in %u ms",
@@ -60,14 +61,14 @@ static void wait_chain_runs(struct chain_bpf *skel, pid_t pid,
  * says. TD_KILL_BUSY reports 'S' before it submits and 'R' once back from
  * the submission, then waits in the ring.
  */
-static void td_child(struct chain_bpf *skel, enum td_variant v, int wfd)
+static void td_child(struct kinds_bpf *skel, enum td_variant v, int wfd)
 {
 	struct iocoro co;
 	struct io_uring *ring = &co.ring;
 	unsigned int i;
 
 	chain_ring(&co, TD_ENTRIES);
-	attach_all(&co, skel);
+	uring_attach(&co, skel->progs.tick, K_TICK);
 	for (i = 0; i < td_chains(v); i++) {
 		struct io_uring_sqe *sqe = uring_prep_start(ring, K_TICK, i);
 
@@ -87,7 +88,7 @@ static void td_child(struct chain_bpf *skel, enum td_variant v, int wfd)
 
 		while (__atomic_load_n(&skel->bss->tk_first, __ATOMIC_RELAXED) <
 			       td_chains(v) &&
-		       ms_since(t0) < TD_READY_MS) {
+		       uring_ms_since(t0) < TD_READY_MS) {
 			struct io_uring_cqe *cqe;
 
 			if (!uring_wait_cqe_ms(ring, &cqe, 10))
@@ -115,23 +116,15 @@ static void td_child(struct chain_bpf *skel, enum td_variant v, int wfd)
 			if (!uring_wait_cqe_ms(ring, &cqe, 100))
 				io_uring_cqe_seen(ring, cqe);
 		}
-	case TD_EXEC: {
-		/* any program that exits 0 at once: the runner's --list */
-		char *argv[] = { "chain_test", "--list", NULL };
-		int null = open("/dev/null", O_WRONLY);
-
-		if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
-			_exit(97);
-		execv("/proc/self/exe", argv);
-		_exit(99);
-	}
+	case TD_EXEC:
+		exec_list();
 	}
 	_exit(98);
 }
 
 static void teardown_load(enum td_variant v)
 {
-	struct chain_bpf *skel = skel_load();
+	struct kinds_bpf *skel = kinds_bpf__open_and_load();
 	uint64_t runs_ready, runs_reaped, t0;
 	int p[2], status, c;
 	double ms;
@@ -146,6 +139,8 @@ static void teardown_load(enum td_variant v)
 						      ns % 1000000000LL };
 	}
 	skel->bss->tk_ts_addr = (uintptr_t)td_ts;
+	skel->bss->tk_ts_n = ARRAY_SIZE(td_ts);
+	skel->bss->tk_kind = K_TICK;
 
 	pid = uring_fork_with_pipe(p);
 	if (!pid)
@@ -156,7 +151,7 @@ static void teardown_load(enum td_variant v)
 		CHECK_EQ(uring_read_byte_ms(p[0], TD_READY_MS), 'S');
 		t0 = uring_now_ns();
 		while (skel->bss->tk_runs < 2 * td_chains(v)) {
-			if (ms_since(t0) > TD_READY_MS) {
+			if (uring_ms_since(t0) > TD_READY_MS) {
 				uring_dump_task(pid);
 				kill(pid, SIGKILL);
 				FAIL("the chains did only %llu steps in %u ms",
@@ -169,7 +164,7 @@ static void teardown_load(enum td_variant v)
 		c = uring_read_byte_ms(p[0], 0);
 		printf("teardown %s: the child %s back in user space %.1f ms "
 		       "after its submit\n", td_names[v],
-		       c == 'R' ? "was" : "was not", ms_since(t0));
+		       c == 'R' ? "was" : "was not", uring_ms_since(t0));
 		c = 'R';
 	} else {
 		c = uring_read_byte_ms(p[0], TD_READY_MS);
@@ -208,7 +203,7 @@ static void teardown_load(enum td_variant v)
 		     "reaped within %u ms", td_names[v], td_chains(v),
 		     TEARDOWN_BOUND_MS);
 	}
-	ms = ms_since(t0);
+	ms = uring_ms_since(t0);
 	runs_reaped = skel->bss->tk_runs;
 
 	if (v == TD_KILL || v == TD_KILL_BUSY) {
@@ -238,7 +233,7 @@ static void teardown_load(enum td_variant v)
 	CHECK_EQ_U64(skel->bss->tk_runs, runs_reaped);
 
 	close(p[0]);
-	chain_bpf__destroy(skel);
+	kinds_bpf__destroy(skel);
 }
 
 IOCORO_CASE_OPTS(teardown_close, .serial = true)
@@ -316,7 +311,7 @@ IOCORO_CASE_OPTS(teardown_taskwork, .serial = true)
 	t0 = uring_now_ns();
 	r_kill = skel->bss->nc_runs;
 	uring_sleep_ms(500);
-	rate = (double)(skel->bss->nc_runs - r_kill) / ms_since(t0);
+	rate = (double)(skel->bss->nc_runs - r_kill) / uring_ms_since(t0);
 	/*
 	 * The endless chain does not keep the child in the kernel (the round
 	 * of steps of the series): it came back to report, and the chain
@@ -334,7 +329,7 @@ IOCORO_CASE_OPTS(teardown_taskwork, .serial = true)
 		     "of a SIGKILL (%u steps)", TEARDOWN_BOUND_MS,
 		     skel->bss->nc_runs);
 	}
-	ms = ms_since(t0);
+	ms = uring_ms_since(t0);
 	r_reaped = skel->bss->nc_runs;
 	printf("teardown taskwork: %llu steps at the SIGKILL (%.1f steps/ms), "
 	       "reaped in %.1f ms, %llu steps in all; the budget would have "

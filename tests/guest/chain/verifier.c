@@ -310,6 +310,15 @@ IOCORO_CASE(verifier_ctx_valid)
 }
 
 /*
+ * r2 = 1, r3 = 2, r4 = 0, a call of kfunc @id (bpf_io_coro_emit_cqe()),
+ * return 0: the end of the emit programs below, whatever r1 is
+ */
+#define EMIT_CALL(id)                                                         \
+	MOV64_IMM(BPF_REG_2, 1), MOV64_IMM(BPF_REG_3, 2),                     \
+	MOV64_IMM(BPF_REG_4, 0), CALL_KFUNC(id), MOV64_IMM(BPF_REG_0, 0),      \
+	EXIT()
+
+/*
  * bpf_copy_from_user() needs a sleepable step; the kfuncs need the
  * struct io_coro_step the step was given, not a scalar nor the argument
  * array it sits in
@@ -328,29 +337,14 @@ IOCORO_CASE(verifier_helpers)
 	};
 	const struct bpf_insn emit_no_step[] = {
 		MOV64_IMM(BPF_REG_1, 0),
-		MOV64_IMM(BPF_REG_2, 1),
-		MOV64_IMM(BPF_REG_3, 2),
-		MOV64_IMM(BPF_REG_4, 0),
-		CALL_KFUNC(emit_id),
-		MOV64_IMM(BPF_REG_0, 0),
-		EXIT(),
+		EMIT_CALL(emit_id),
 	};
 	const struct bpf_insn emit_args[] = {
-		MOV64_IMM(BPF_REG_2, 1),
-		MOV64_IMM(BPF_REG_3, 2),
-		MOV64_IMM(BPF_REG_4, 0),
-		CALL_KFUNC(emit_id),
-		MOV64_IMM(BPF_REG_0, 0),
-		EXIT(),
+		EMIT_CALL(emit_id),
 	};
 	const struct bpf_insn emit[] = {
 		LOAD_STEP_ARG(),
-		MOV64_IMM(BPF_REG_2, 1),
-		MOV64_IMM(BPF_REG_3, 2),
-		MOV64_IMM(BPF_REG_4, 0),
-		CALL_KFUNC(emit_id),
-		MOV64_IMM(BPF_REG_0, 0),
-		EXIT(),
+		EMIT_CALL(emit_id),
 	};
 
 	expect_reject("bpf_copy_from_user, not sleepable", copy,

@@ -156,19 +156,6 @@ static int link_map_fd(int link)
 	return fd;
 }
 
-/* BPF_LINK_CREATE of struct_ops map @map_fd: a link fd or -errno */
-static int link_map(int map_fd)
-{
-	union bpf_attr attr;
-	int fd;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.link_create.map_fd = map_fd;
-	attr.link_create.attach_type = BPF_STRUCT_OPS;
-	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
-	return fd < 0 ? -errno : fd;
-}
-
 /*
  * The same map under a second link while the first holds it: -EBUSY;
  * once the first is detached, the map registers again, and runs.
@@ -184,11 +171,11 @@ IOCORO_CASE(link_same_map)
 	co_attach(&co, skel->progs.start, K_START);
 	first = co_attach(&co, skel->progs.seen_step, K_SEEN);
 	map = link_map_fd(first);
-	CHECK_EQ(link_map(map), -EBUSY);
+	CHECK_EQ(uring_kind_link(map), -EBUSY);
 	run_start(&co, 1000, 0);
 
 	CHECK_EQ(bpf_link_detach(first), 0);
-	second = link_map(map);
+	second = uring_kind_link(map);
 	CHECK(second >= 0);
 	run_start(&co, 1000, 0);
 	CHECK_EQ(skel->bss->seen.runs, 2);

@@ -57,29 +57,7 @@ void fz_kind_reset(void)
 /* an io_coro_ops map running @prog as @kind of @ring: fd or -errno */
 static int fz_map(int ring, int prog, uint32_t kind)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_LINK);
-	const struct uring_kind_layout *layout = uring_kind_layout();
-	unsigned char value[512];
-	int fd, zero = 0;
-
-	CHECK(layout->value_size <= sizeof(value));
-	opts.btf_fd = kind_btf_fd;
-	opts.btf_vmlinux_value_type_id = layout->value_type_id;
-	memset(value, 0, sizeof(value));
-	*(__u64 *)(value + layout->off_step) = (__u64)(unsigned int)prog;
-	*(__s32 *)(value + layout->off_ring_fd) = ring;
-	*(__u32 *)(value + layout->off_kind) = kind;
-	fd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "fz_kind", sizeof(int),
-			    layout->value_size, 1, &opts);
-	if (fd < 0)
-		return -errno;
-	if (bpf_map_update_elem(fd, &zero, value, 0)) {
-		int err = -errno;
-
-		close(fd);
-		return err;
-	}
-	return fd;
+	return uring_kind_map("fz_kind", kind_btf_fd, prog, ring, kind);
 }
 
 static long sys_bpf(int cmd, union bpf_attr *attr)

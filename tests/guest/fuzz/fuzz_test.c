@@ -518,9 +518,7 @@ IOCORO_CASE(abi)
 	CHECK(mkdtemp(dir));
 	CHECK_SYS(chdir(dir));
 
-	skel = fuzz_bpf__open();
-	if (!skel)
-		FAIL("fuzz_bpf__open: %s", strerror(errno));
+	skel = SKEL_OPEN(fuzz_bpf);
 	CHECK_EQ(bpf_program__set_flags(skel->progs.fuzz_s, BPF_F_SLEEPABLE),
 		 0);
 	t0 = uring_now_ns();

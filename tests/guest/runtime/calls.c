@@ -68,8 +68,7 @@ static void cl_up(struct cl *c, unsigned int entries)
 	int ret;
 
 	CHECK_RET(iocoro_queue_init(entries, &c->co, 0));
-	c->skel = calls_bpf__open();
-	CHECK(c->skel != NULL);
+	c->skel = SKEL_OPEN(calls_bpf);
 	ret = iocoro_skel_load(&c->co, c->skel->skeleton, &opts);
 	if (ret < 0)
 		FAIL("iocoro_skel_load: %d (%s)\n%s", ret, iocoro_strerror(ret),
@@ -296,8 +295,7 @@ IOCORO_CASE(calls_refused)
 	int ret;
 
 	CHECK_RET(iocoro_queue_init(8, &co, 0));
-	skel = rt_bad_bpf__open();
-	CHECK(skel != NULL);
+	skel = SKEL_OPEN(rt_bad_bpf);
 	ret = iocoro_skel_load(&co, skel->skeleton, &opts);
 	printf("calls_refused: %d (%s)\n", ret, iocoro_strerror(ret));
 	CHECK(ret == -EACCES || ret == -EINVAL);

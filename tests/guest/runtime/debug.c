@@ -29,8 +29,7 @@ static struct debug_bpf *dbg_up(struct iocoro *co)
 	struct debug_bpf *skel;
 
 	CHECK_RET(iocoro_queue_init(8, co, 0));
-	skel = debug_bpf__open();
-	CHECK(skel != NULL);
+	skel = SKEL_OPEN(debug_bpf);
 	CHECK_EQ(CHECK_RET(iocoro_skel_load(co, skel->skeleton, NULL)), 2);
 	return skel;
 }

@@ -40,8 +40,7 @@ IOCORO_CASE_OPTS(one_request_per_step, .serial = true)
 	int p[2];
 
 	CHECK_RET(iocoro_queue_init(2 * RT_MAX_COROS, &co, 0));
-	skel = rt_bpf__open();
-	CHECK(skel != NULL);
+	skel = SKEL_OPEN(rt_bpf);
 	CHECK_RET(iocoro_object_prepare(skel->obj, NULL));
 	CHECK_RET(rt_bpf__load(skel));
 	CHECK_RET(iocoro_attach_object(&co, skel->obj));

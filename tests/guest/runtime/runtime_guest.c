@@ -80,8 +80,7 @@ static struct rt_bpf *load_flags(struct iocoro *co, unsigned int flags)
 	int ret;
 
 	CHECK_RET(iocoro_queue_init(8, co, flags));
-	skel = rt_bpf__open();
-	CHECK(skel != NULL);
+	skel = SKEL_OPEN(rt_bpf);
 	CHECK_EQ(CHECK_RET(iocoro_object_prepare(skel->obj, &opts)), 2);
 	ret = rt_bpf__load(skel);
 	if (ret)
@@ -394,8 +393,7 @@ IOCORO_CASE(verifier_log)
 	rt_bad_bpf__destroy(skel);
 
 	/* iocoro_object_load() reports the same */
-	skel = rt_bad_bpf__open();
-	CHECK(skel != NULL);
+	skel = SKEL_OPEN(rt_bad_bpf);
 	log[0] = 'x';
 	ret = iocoro_object_load(skel->obj, &opts);
 	CHECK(ret == -EACCES || ret == -EINVAL);

@@ -95,9 +95,7 @@ static struct cost_bpf *cost_load(struct cost_logs *logs)
 	struct cost_bpf *skel;
 	int ret;
 
-	skel = cost_bpf__open();
-	if (!skel)
-		FAIL("cost_bpf__open: %s", strerror(errno));
+	skel = SKEL_OPEN(cost_bpf);
 	stats_log(skel->progs.emit_bpf_loop, logs->bpf_loop);
 	stats_log(skel->progs.emit_unrolled, logs->unrolled);
 	stats_log(skel->progs.emit_counted, logs->counted);

@@ -52,9 +52,7 @@ static struct verifier_bpf *open_alone(const char *name, int type)
 	struct verifier_bpf *skel;
 	struct bpf_program *prog, *target = NULL;
 
-	skel = verifier_bpf__open();
-	if (!skel)
-		FAIL("verifier_bpf__open: %s", strerror(errno));
+	skel = SKEL_OPEN(verifier_bpf);
 	bpf_object__for_each_program(prog, skel->obj) {
 		bool me = !strcmp(bpf_program__name(prog), name);
 

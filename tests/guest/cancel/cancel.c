@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Cancelling what carries a step. A request whose operation completed is
+ * not cancelled, as io_uring cancels no completed request: its step runs
+ * with the real result, and what the operation did is not lost. An
+ * IORING_OP_BPF completes at once, so on an IORING_SETUP_DEFER_TASKRUN
+ * ring submitted without a wait, its step waits as task_work for the
+ * task's next wait: cancelling it finds nothing. An operation still in
+ * flight is cancelled as any request, and its step sees -ECANCELED: a
+ * LINK_TIMEOUT races a read.
+ */
+#include "guest.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+#include <sys/ioctl.h>
+
+#include "cancel.skel.h"
+
+#define UD_STEP 0x5
+#define UD_CANCEL 0xc
+#define UD_READ 0x4ead
+#define UD_TIMEOUT 0x7173
+
+/* the kinds cancel.bpf.c's steps are attached as */
+enum { K_COUNT, K_READ };
+
+/* a ring of @flags with both kinds; their links in @links */
+static struct cancel_bpf *cn_setup(struct iocoro *co, unsigned int flags,
+				   int links[2])
+{
+	struct cancel_bpf *skel;
+
+	skel = SKEL_LOAD(cancel_bpf);
+	skel->bss->cn_count_kind = K_COUNT;
+	uring_co_init(co, 8, flags);
+	links[0] = uring_attach(co, skel->progs.cn_count, K_COUNT);
+	links[1] = uring_attach(co, skel->progs.cn_read, K_READ);
+	return skel;
+}
+
+static void cn_teardown(struct iocoro *co, int links[2],
+			struct cancel_bpf *skel)
+{
+	close(links[1]);
+	close(links[0]);
+	io_uring_queue_exit(&co->ring);
+	cancel_bpf__destroy(skel);
+}
+
+#define DEFER (IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN)
+
+/* IORING_OP_BPF on a DEFER ring, submitted without a wait: it completed */
+static void cn_due(struct io_uring *ring)
+{
+	uring_prep_start(ring, K_COUNT, UD_STEP);
+	/* liburing enters without IORING_ENTER_GETEVENTS here */
+	uring_submit(ring, 1);
+	CHECK(strstr(uring_fdinfo(ring), "BpfParked:\t0\n") != NULL);
+}
+
+/* its step ran at the wait, with nothing cancelled */
+static void cn_ran(struct io_uring *ring, struct cancel_bpf *skel)
+{
+	struct io_uring_cqe cqe;
+
+	uring_reap(ring, &cqe, 1);
+	CHECK_CQE(&cqe, UD_STEP, 7);
+	CHECK_EQ(skel->bss->cn_runs, 1);
+}
+
+IOCORO_CASE(async)
+{
+	struct io_uring_cqe cqes[2];
+	struct io_uring_sqe *sqe;
+	struct cancel_bpf *skel;
+	struct iocoro co;
+	int links[2];
+
+	skel = cn_setup(&co, DEFER, links);
+	cn_due(&co.ring);
+	sqe = uring_sqe(&co.ring);
+	io_uring_prep_cancel64(sqe, UD_STEP, 0);
+	sqe->user_data = UD_CANCEL;
+	uring_submit(&co.ring, 1);
+	CHECK_EQ(skel->bss->cn_runs, 0);
+	/* nothing to cancel: the step runs at the wait */
+	uring_reap(&co.ring, cqes, 2);
+	EXPECT_CQE(cqes, 2, UD_CANCEL, -ENOENT);
+	EXPECT_CQE(cqes, 2, UD_STEP, 7);
+	CHECK_EQ(skel->bss->cn_runs, 1);
+	cn_teardown(&co, links, skel);
+}
+
+IOCORO_CASE(sync)
+{
+	struct io_uring_sync_cancel_reg reg = {
+		.addr = UD_STEP,
+		.timeout = { .tv_sec = 10, .tv_nsec = 0 },
+	};
+	struct cancel_bpf *skel;
+	struct iocoro co;
+	int links[2];
+
+	skel = cn_setup(&co, DEFER, links);
+	cn_due(&co.ring);
+	CHECK_EQ(io_uring_register_sync_cancel(&co.ring, &reg), -ENOENT);
+	cn_ran(&co.ring, skel);
+	cn_teardown(&co, links, skel);
+}
+
+/* not cancelled: it runs at the next wait */
+IOCORO_CASE(none)
+{
+	struct cancel_bpf *skel;
+	struct iocoro co;
+	int links[2];
+
+	skel = cn_setup(&co, DEFER, links);
+	cn_due(&co.ring);
+	CHECK_EQ(skel->bss->cn_runs, 0);
+	CHECK_EQ(uring_enter(&co.ring, 0, 1, IORING_ENTER_GETEVENTS), 0);
+	cn_ran(&co.ring, skel);
+	cn_teardown(&co, links, skel);
+}
+
+/*
+ * A LINK_TIMEOUT after a read that carries a step: the timeout cancels
+ * the read, whose step runs and sees -ECANCELED, its result the
+ * request's.
+ */
+IOCORO_CASE(link_timeout)
+{
+	struct __kernel_timespec ts = { .tv_sec = 0, .tv_nsec = 50000000 };
+	struct io_uring_cqe cqes[3];
+	struct cancel_bpf *skel;
+	struct iocoro co;
+	static char buf[8];
+	int p[2], links[2];
+
+	skel = cn_setup(&co, 0, links);
+	CHECK_SYS(pipe2(p, O_CLOEXEC));
+	skel->bss->cn_fd = p[0];
+	skel->bss->cn_buf = (uintptr_t)buf;
+	skel->bss->cn_ts = (uintptr_t)&ts;
+	uring_prep_start(&co.ring, K_READ, UD_STEP);
+	uring_submit(&co.ring, 1);
+	uring_reap(&co.ring, cqes, 3);
+	EXPECT_CQE(cqes, 3, UD_STEP, 0);
+	EXPECT_CQE(cqes, 3, UD_TIMEOUT, -ETIME);
+	EXPECT_CQE(cqes, 3, UD_READ, 7);
+	CHECK_EQ(skel->bss->cn_rc[0], 0);
+	CHECK_EQ(skel->bss->cn_rc[1], 0);
+	CHECK_EQ(skel->bss->cn_runs, 1);
+	CHECK_EQ(skel->bss->cn_prev_res, -ECANCELED);
+	close(p[0]);
+	close(p[1]);
+	cn_teardown(&co, links, skel);
+}
+
+/*
+ * A completion and its LINK_TIMEOUT race. A read
+ * of a pipe that carries a step, with a 1 ms LINK_TIMEOUT, while a thread
+ * writes a byte after 0.5 to 1.5 ms, CN_RACES times. Whichever wins, each
+ * request posts exactly one CQE (the step's 7 for the read), the step
+ * sees the read's real result, and the byte is either read (result 1) or
+ * still in the pipe (-ECANCELED). A reference of the read taken back
+ * from zero for the step would race the timeout's inc_not_zero; on the
+ * debug kernel, refcount checking and the log scan catch that.
+ */
+#define CN_RACES 300 /* in CI; IOCORO_RACES=10000 by hand */
+
+struct cn_race {
+	int go[2];	/* the test tells the writer to write */
+	int done[2];	/* the writer says it wrote */
+	int wfd;	/* the pipe it writes to */
+	/* LINK_TIMEOUT results: -ETIME, -ECANCELED, either of the others */
+	unsigned int timeout_res[3];
+};
+
+static void *cn_writer(void *arg)
+{
+	struct cn_race *r = arg;
+	unsigned int seed = 1;
+	char c;
+
+	while (read(r->go[0], &c, 1) == 1 && c == 'w') {
+		struct timespec ts = {
+			0, 500000 + (long)(rand_r(&seed) % 1000000)
+		};
+
+		nanosleep(&ts, NULL);
+		if (write(r->wfd, "x", 1) != 1 || write(r->done[1], "d", 1) != 1)
+			break;
+	}
+	return NULL;
+}
+
+/* one race: returns true if the read got the byte */
+static bool cn_race_once(struct io_uring *ring, struct cancel_bpf *skel,
+			 struct cn_race *r, int rfd)
+{
+	struct io_uring_cqe cqes[3];
+	int left = -1, res;
+	char c;
+
+	skel->bss->cn_runs = 0;
+	CHECK_SYS(write(r->go[1], "w", 1));
+	uring_prep_start(ring, K_READ, UD_STEP);
+	uring_submit(ring, 1);
+	uring_reap(ring, cqes, 3);
+	EXPECT_CQE(cqes, 3, UD_STEP, 0);
+	EXPECT_CQE(cqes, 3, UD_READ, 7);
+	/*
+	 * the timeout fired (-ETIME), was disarmed by the completion
+	 * (-ECANCELED), or fired as the read completed and found nothing
+	 * left to cancel (-ENOENT, -EALREADY)
+	 */
+	res = uring_find_cqe(cqes, 3, UD_TIMEOUT)->res;
+	if (res != -ETIME && res != -ECANCELED && res != -ENOENT &&
+	    res != -EALREADY)
+		FAIL("the LINK_TIMEOUT's result: %d", res);
+	r->timeout_res[res == -ETIME ? 0 : res == -ECANCELED ? 1 : 2]++;
+	CHECK_EQ(skel->bss->cn_runs, 1);
+	CHECK(skel->bss->cn_prev_res == 1 ||
+	      skel->bss->cn_prev_res == -ECANCELED);
+	CHECK_EQ(uring_read_byte_ms(r->done[0], 10000), 'd');
+	CHECK_SYS(ioctl(rfd, FIONREAD, &left));
+	if (skel->bss->cn_prev_res == 1) {
+		CHECK_EQ(left, 0);
+		return true;
+	}
+	CHECK_EQ(left, 1);
+	CHECK_SYS(read(rfd, &c, 1));
+	return false;
+}
+
+IOCORO_CASE_OPTS(link_timeout_race, .timeout = 900)
+{
+	struct __kernel_timespec ts = { .tv_sec = 0, .tv_nsec = 1000000 };
+	unsigned int i, races, got = 0;
+	struct cancel_bpf *skel;
+	struct cn_race r = { 0 };
+	struct iocoro co;
+	static char buf[8];
+	int p[2], links[2];
+	pthread_t thr;
+
+	skel = cn_setup(&co, 0, links);
+	CHECK_SYS(pipe2(p, O_CLOEXEC));
+	CHECK_SYS(pipe2(r.go, O_CLOEXEC));
+	CHECK_SYS(pipe2(r.done, O_CLOEXEC));
+	r.wfd = p[1];
+	skel->bss->cn_fd = p[0];
+	skel->bss->cn_buf = (uintptr_t)buf;
+	skel->bss->cn_ts = (uintptr_t)&ts;
+	races = getenv("IOCORO_RACES") ? atoi(getenv("IOCORO_RACES")) :
+					  CN_RACES;
+	CHECK_EQ(pthread_create(&thr, NULL, cn_writer, &r), 0);
+	for (i = 0; i < races; i++) {
+		got += cn_race_once(&co.ring, skel, &r, p[0]);
+		if (!((i + 1) % 1000))
+			fprintf(stderr, "cancel_link_timeout_race: %u races\n",
+				i + 1);
+	}
+	CHECK_SYS(write(r.go[1], "q", 1));
+	CHECK_EQ(pthread_join(thr, NULL), 0);
+	printf("cancel_link_timeout_race: the read got the byte %u of %u times; "
+	       "the timeout: -ETIME %u, -ECANCELED %u, found nothing %u\n",
+	       got, races, r.timeout_res[0], r.timeout_res[1],
+	       r.timeout_res[2]);
+	CHECK_EQ(io_uring_cq_ready(&co.ring), 0);
+	close(p[0]);
+	close(p[1]);
+	cn_teardown(&co, links, skel);
+}
