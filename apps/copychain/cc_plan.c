@@ -332,8 +332,9 @@ static int existing_dst(const char *src, const struct stat *src_st,
 int cc_dst_check(const char *src, const struct stat *src_st,
 		 const char *dst, struct cc_dst *d)
 {
-	memset(d, 0, sizeof(*d));
+	/* d->real is written only for a symbolic link: not zeroed (4 KiB) */
 	d->path = dst;
+	d->exists = 0;
 	if (!lstat(dst, &d->st))
 		return existing_dst(src, src_st, dst, d);
 	if (errno != ENOENT) {
