@@ -96,21 +96,34 @@ int cc_make_named(const char *dst, unsigned int slot)
 	return 0;
 }
 
+/* linkat(AT_EMPTY_PATH) here: 0 not tried yet, 1 it works, -1 it does not */
+static int empty_path_works;
+
 /*
- * Give the unnamed @fd the name @name (/proc/self/fd and
- * AT_SYMLINK_FOLLOW: no CAP_DAC_READ_SEARCH needed, unlike AT_EMPTY_PATH)
+ * Give the unnamed @fd the name @name: AT_EMPTY_PATH, which needs
+ * CAP_DAC_READ_SEARCH and walks no path; else /proc/self/fd and
+ * AT_SYMLINK_FOLLOW, which needs no capability. Without the capability
+ * AT_EMPTY_PATH fails with ENOENT: once /proc then works, it is not
+ * tried again.
  */
 int cc_link_fd(int fd, const char *name)
 {
 	char proc[64];
 
+	if (empty_path_works >= 0) {
+		if (!linkat(fd, "", AT_FDCWD, name, AT_EMPTY_PATH)) {
+			empty_path_works = 1;
+			return 0;
+		}
+		/* any other error is the new name's: /proc would give it */
+		if (errno != ENOENT || empty_path_works > 0)
+			return -errno;
+	}
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	if (!linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW))
-		return 0;
-	/* no /proc: AT_EMPTY_PATH, which works with CAP_DAC_READ_SEARCH */
-	if (errno == ENOENT && !linkat(fd, "", AT_FDCWD, name, AT_EMPTY_PATH))
-		return 0;
-	return -errno;
+	if (linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW))
+		return -errno;
+	empty_path_works = -1;
+	return 0;
 }
 
 /*

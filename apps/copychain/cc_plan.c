@@ -17,17 +17,33 @@
 
 /* ---- the plan ---- */
 
+/*
+ * @la bytes of @a, @b, @lc bytes of @c, in one malloc()ed string, or NULL
+ * (no printf: the plan makes one or two names a file)
+ */
+static char *concat(const char *a, size_t la, const char *b, const char *c,
+		    size_t lc)
+{
+	size_t lb = strlen(b);
+	char *p = malloc(la + lb + lc + 1);
+
+	if (!p)
+		return NULL;
+	memcpy(p, a, la);
+	memcpy(p + la, b, lb);
+	memcpy(p + la + lb, c, lc);
+	p[la + lb + lc] = '\0';
+	return p;
+}
+
 /* @a joined to @b by one '/' (malloc()ed), or NULL */
 static char *join(const char *a, const char *b)
 {
 	size_t la = strlen(a);
-	char *p;
 
 	while (la > 1 && a[la - 1] == '/')
 		la--;
-	if (asprintf(&p, "%.*s/%s", (int)la, a, b) < 0)
-		return NULL;
-	return p;
+	return concat(a, la, "/", b, strlen(b));
 }
 
 int cc_grow(void **v, size_t *cap, size_t n, size_t size)
@@ -300,18 +316,16 @@ static int target_dir(int n, const char *target)
 static char *inside(const char *dir, const char *src)
 {
 	size_t len = strlen(src);
+	size_t ld = strlen(dir);
 	const char *base;
-	char *p;
 
 	while (len > 1 && src[len - 1] == '/')
 		len--;
 	base = src + len;
 	while (base > src && base[-1] != '/')
 		base--;
-	if (asprintf(&p, "%s%s%.*s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/",
-		     (int)(src + len - base), base) < 0)
-		return NULL;
-	return p;
+	return concat(dir, ld, dir[ld - 1] == '/' ? "" : "/", base,
+		      (size_t)(src + len - base));
 }
 
 /* TARGET of -t DIRECTORY: a directory; 0, or -1 (reported) */

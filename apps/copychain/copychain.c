@@ -218,6 +218,17 @@ static void engine_exit(struct cc_engine *e)
 
 /* ---- one file: check, plan, start ---- */
 
+/* DST's temporary names (DST.XXXXXX, DST.ccXXXXXX) fit: 0, or -1 (reported) */
+static int cc_name_fits(const char *dst, const struct cc_dst *d)
+{
+	if (strlen(d->path) + 16 > CC_TMP_NAME_MAX) {
+		fprintf(stderr, "copychain: %s: %s\n", dst,
+			strerror(ENAMETOOLONG));
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * SRC (regular, or a fifo or device read to its end) and DST (a file or
  * nothing) agree: 0; 1 to skip the file (-n, -u, -i said so); -1 refused
@@ -245,10 +256,9 @@ static int check_paths(struct cc_engine *e, const struct cc_opts *o,
 	cc_dir_of(j->d.path, j->dir, sizeof(j->dir));
 	/* files of one directory come one after the other: stat it once */
 	if (!strcmp(j->dir, e->dir_ok))
-		err = 0;
-	else
-		err = stat(j->dir, &dir_st) ? errno :
-		      S_ISDIR(dir_st.st_mode) ? 0 : ENOTDIR;
+		return cc_name_fits(dst, &j->d);
+	err = stat(j->dir, &dir_st) ? errno :
+	      S_ISDIR(dir_st.st_mode) ? 0 : ENOTDIR;
 	if (!err)
 		snprintf(e->dir_ok, sizeof(e->dir_ok), "%s", j->dir);
 	if (err) {
@@ -257,12 +267,7 @@ static int check_paths(struct cc_engine *e, const struct cc_opts *o,
 			dst, strerror(err));
 		return -1;
 	}
-	if (strlen(j->d.path) + 16 > CC_TMP_NAME_MAX) {
-		fprintf(stderr, "copychain: %s: %s\n", dst,
-			strerror(ENAMETOOLONG));
-		return -1;
-	}
-	return 0;
+	return cc_name_fits(dst, &j->d);
 }
 
 /*
@@ -416,11 +421,15 @@ static void place_lanes(struct cc_engine *e, unsigned int slot)
 	struct copychain_lane *l = &e->lanes[slot * CC_MAX_DEPTH];
 	uint32_t k;
 
-	for (k = 0; k < CC_MAX_DEPTH; k++) {
+	/*
+	 * Only lanes below the depth: no one reads the others (the fork
+	 * stops at the depth, the counts too)
+	 */
+	for (k = 0; k < f->depth && k < CC_MAX_DEPTH; k++) {
 		memset(&l[k], 0, sizeof(l[k]));
 		l[k].job = slot;
 		l[k].k = k;
-		if (k < f->depth && f->nr_ext) {
+		if (f->nr_ext) {
 			l[k].off = f->ext[0].start + (uint64_t)k * f->chunk;
 			cc_place(f, &l[k]);
 		}
@@ -482,8 +491,16 @@ static int start_job(struct cc_engine *e, const struct cc_opts *o,
 	struct copychain_file f = { 0 };
 	int ret;
 
-	memset(j, 0, sizeof(*j));
+	/*
+	 * Not a memset(): the job is 8 KiB of names that check_paths()
+	 * writes before they are read; the rest starts at 0
+	 */
 	j->item = item;
+	j->named = 0;
+	j->stream = 0;
+	j->hole_end = 0;
+	j->budget = 0;
+	j->start_ns = 0;
 	ret = check_paths(e, o, j);
 	if (ret)
 		return ret;

@@ -58,6 +58,7 @@ struct ucc {
 	uint64_t busy_ns;	/* the files' times from start to end */
 	double secs;		/* run()'s */
 	int bad;
+	int empty_path;		/* -1: linkat(AT_EMPTY_PATH) failed here */
 };
 
 static uint64_t now_ns(void)
@@ -204,13 +205,24 @@ static void fork_lanes(struct ucc *u, unsigned int j)
 		wrapup(u, j);
 }
 
-/* give the copy its mode and name, as copychain does; 0 or -errno */
+/*
+ * Give the copy its mode and name, as copychain does (cc_link_fd()):
+ * linkat(AT_EMPTY_PATH), which needs CAP_DAC_READ_SEARCH; without it,
+ * and from then on, the /proc/self/fd link. 0 or -errno
+ */
 static int commit(struct ucc *u, struct job *jb)
 {
 	char proc[64];
 
 	if (fchmod(jb->f.dst_fd, jb->mode & 0777 & ~u->umask))
 		return -errno;
+	if (u->empty_path >= 0) {
+		if (!linkat(jb->f.dst_fd, "", AT_FDCWD, jb->dst, AT_EMPTY_PATH))
+			return 0;
+		if (errno != ENOENT)
+			return -errno;
+		u->empty_path = -1;
+	}
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", jb->f.dst_fd);
 	if (linkat(AT_FDCWD, proc, AT_FDCWD, jb->dst, AT_SYMLINK_FOLLOW))
 		return -errno;
