@@ -27,6 +27,7 @@
 
 #include "iocoro.h"
 #include "bpf_side.h"
+#include "unit_main.h"
 
 /* liburing's SQE and bpf-lib's, from slots full of garbage */
 static struct io_uring_sqe lib, side;
@@ -683,57 +684,49 @@ static void test_debug_off_costs_nothing(void **state)
 	assert_int_equal(bm.acts, 0);
 }
 
-#define T(f) cmocka_unit_test_setup(f, reset)
-
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		T(test_prep_nop),
-		T(test_prep_read),
-		T(test_prep_write),
-		T(test_prep_readv),
-		T(test_prep_writev),
-		T(test_prep_read_fixed),
-		T(test_prep_write_fixed),
-		T(test_prep_openat),
-		T(test_prep_close),
-		T(test_prep_fsync),
-		T(test_prep_fallocate),
-		T(test_prep_splice),
-		T(test_prep_statx),
-		T(test_prep_renameat),
-		T(test_prep_unlinkat),
-		T(test_prep_linkat),
-		T(test_prep_mkdirat),
-		T(test_prep_send),
-		T(test_prep_recv),
-		T(test_prep_accept),
-		T(test_prep_connect),
-		T(test_prep_timeout),
-		T(test_prep_timeout_remove),
-		T(test_prep_link_timeout),
-		T(test_prep_cancel64),
-		T(test_prep_cancel_fd),
-		T(test_prep_kind),
-		T(test_user_data),
-		T(test_ctx_accessors),
-		T(test_id_self),
-		T(test_await),
-		T(test_await_prog),
-		T(test_await_as),
-		T(test_spawn),
-		T(test_await_errors),
-		T(test_next),
-		T(test_then),
-		T(test_finish),
-		T(test_coroutine_steps),
-		T(test_coroutine_no_state),
-		T(test_coroutine_kind_map),
-		T(test_raw_step),
-		T(test_debug_catches_a_silent_end),
-		T(test_debug_lets_acting_steps_be),
-		T(test_debug_off_costs_nothing),
-	};
-
-	return cmocka_run_group_tests_name("bpf_lib", tests, NULL, NULL);
-}
+UNIT_MAIN("bpf_lib",
+	  T(test_prep_nop),
+	  T(test_prep_read),
+	  T(test_prep_write),
+	  T(test_prep_readv),
+	  T(test_prep_writev),
+	  T(test_prep_read_fixed),
+	  T(test_prep_write_fixed),
+	  T(test_prep_openat),
+	  T(test_prep_close),
+	  T(test_prep_fsync),
+	  T(test_prep_fallocate),
+	  T(test_prep_splice),
+	  T(test_prep_statx),
+	  T(test_prep_renameat),
+	  T(test_prep_unlinkat),
+	  T(test_prep_linkat),
+	  T(test_prep_mkdirat),
+	  T(test_prep_send),
+	  T(test_prep_recv),
+	  T(test_prep_accept),
+	  T(test_prep_connect),
+	  T(test_prep_timeout),
+	  T(test_prep_timeout_remove),
+	  T(test_prep_link_timeout),
+	  T(test_prep_cancel64),
+	  T(test_prep_cancel_fd),
+	  T(test_prep_kind),
+	  T(test_user_data),
+	  T(test_ctx_accessors),
+	  T(test_id_self),
+	  T(test_await),
+	  T(test_await_prog),
+	  T(test_await_as),
+	  T(test_spawn),
+	  T(test_await_errors),
+	  T(test_next),
+	  T(test_then),
+	  T(test_finish),
+	  T(test_coroutine_steps),
+	  T(test_coroutine_no_state),
+	  T(test_coroutine_kind_map),
+	  T(test_raw_step),
+	  T(test_debug_catches_a_silent_end),
+	  T(test_debug_lets_acting_steps_be),
+	  T(test_debug_off_costs_nothing))

@@ -18,6 +18,7 @@
 
 #include "iocoro.h" /* before liburing.h (through fake.h) */
 #include "fake.h"
+#include "unit_main.h"
 
 #define ERRNO_CANARY 4242
 

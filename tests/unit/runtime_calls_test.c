@@ -398,30 +398,22 @@ static void test_prep_kind(void **state)
 	assert_int_equal(sqe.splice_fd_in, 0);
 }
 
-#define T(f) cmocka_unit_test_setup(f, reset)
-
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		T(test_start_many_one_submit),
-		T(test_start_many_more_than_the_ring),
-		T(test_start_many_bad_args),
-		T(test_start_many_submit_error),
-		T(test_wait_deadline_whole_call),
-		T(test_wait_deadline_zero),
-		T(test_wait_early_etime),
-		T(test_wait_many_takes_what_is_there),
-		T(test_wait_many_at_most_nr),
-		T(test_wait_many_errors),
-		T(test_cancel_every_request_of_the_id),
-		T(test_cancel_without_attach),
-		T(test_cancel_errors),
-		T(test_skel_load_bad_args),
-		T(test_skel_load_stock),
-		T(test_map_mmap_errors),
-		T(test_kind_bad_args),
-		T(test_prep_kind),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN("runtime_calls",
+	  T(test_start_many_one_submit),
+	  T(test_start_many_more_than_the_ring),
+	  T(test_start_many_bad_args),
+	  T(test_start_many_submit_error),
+	  T(test_wait_deadline_whole_call),
+	  T(test_wait_deadline_zero),
+	  T(test_wait_early_etime),
+	  T(test_wait_many_takes_what_is_there),
+	  T(test_wait_many_at_most_nr),
+	  T(test_wait_many_errors),
+	  T(test_cancel_every_request_of_the_id),
+	  T(test_cancel_without_attach),
+	  T(test_cancel_errors),
+	  T(test_skel_load_bad_args),
+	  T(test_skel_load_stock),
+	  T(test_map_mmap_errors),
+	  T(test_kind_bad_args),
+	  T(test_prep_kind))

@@ -440,35 +440,27 @@ static void test_start_then_wait(void **state)
 	assert_int_equal(fk.nr_exit, 1);
 }
 
-#define T(f) cmocka_unit_test_setup(f, reset)
-
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		T(test_attach_ok),
-		T(test_attach_bad_args),
-		T(test_attach_kernel_errors),
-		T(test_attach_all_or_nothing),
-		T(test_attach_kind_taken),
-		T(test_attach_busy),
-		T(test_attach_stock),
-		T(test_attach_probed_ring_trusted),
-		T(test_detach_ok),
-		T(test_detach_none),
-		T(test_detach_holes),
-		T(test_budget_ok),
-		T(test_budget_range),
-		T(test_budget_stock),
-		T(test_budget_in_starts),
-		T(test_prep_start),
-		T(test_start_ok),
-		T(test_start_bad_args),
-		T(test_start_submit_errors),
-		T(test_start_short_submit),
-		T(test_start_sq_full),
-		T(test_start_sq_stays_full),
-		T(test_start_then_wait),
-	};
-
-	return cmocka_run_group_tests_name("runtime_kinds", tests, NULL, NULL);
-}
+UNIT_MAIN("runtime_kinds",
+	  T(test_attach_ok),
+	  T(test_attach_bad_args),
+	  T(test_attach_kernel_errors),
+	  T(test_attach_all_or_nothing),
+	  T(test_attach_kind_taken),
+	  T(test_attach_busy),
+	  T(test_attach_stock),
+	  T(test_attach_probed_ring_trusted),
+	  T(test_detach_ok),
+	  T(test_detach_none),
+	  T(test_detach_holes),
+	  T(test_budget_ok),
+	  T(test_budget_range),
+	  T(test_budget_stock),
+	  T(test_budget_in_starts),
+	  T(test_prep_start),
+	  T(test_start_ok),
+	  T(test_start_bad_args),
+	  T(test_start_submit_errors),
+	  T(test_start_short_submit),
+	  T(test_start_sq_full),
+	  T(test_start_sq_stays_full),
+	  T(test_start_then_wait))

@@ -395,30 +395,22 @@ static void test_attach_object_too_many(void **state)
 	many_bpf__destroy(skel);
 }
 
-#define T(f) cmocka_unit_test_setup(f, reset)
-
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		T(test_prepare_steps),
-		T(test_prepare_log_buf),
-		T(test_prepare_no_steps),
-		T(test_prepare_stock),
-		T(test_prepare_bad_args),
-		T(test_prepare_old_opts),
-		T(test_prepare_libbpf_errors),
-		T(test_load_ok),
-		T(test_load_verifier_failure),
-		T(test_load_errors),
-		T(test_load_stock),
-		T(test_prog_index),
-		T(test_prog_index_typed_by_hand),
-		T(test_attach_object_ok),
-		T(test_attach_object_hole),
-		T(test_attach_object_errors),
-		T(test_attach_object_busy),
-		T(test_attach_object_too_many),
-	};
-
-	return cmocka_run_group_tests_name("runtime_load", tests, NULL, NULL);
-}
+UNIT_MAIN("runtime_load",
+	  T(test_prepare_steps),
+	  T(test_prepare_log_buf),
+	  T(test_prepare_no_steps),
+	  T(test_prepare_stock),
+	  T(test_prepare_bad_args),
+	  T(test_prepare_old_opts),
+	  T(test_prepare_libbpf_errors),
+	  T(test_load_ok),
+	  T(test_load_verifier_failure),
+	  T(test_load_errors),
+	  T(test_load_stock),
+	  T(test_prog_index),
+	  T(test_prog_index_typed_by_hand),
+	  T(test_attach_object_ok),
+	  T(test_attach_object_hole),
+	  T(test_attach_object_errors),
+	  T(test_attach_object_busy),
+	  T(test_attach_object_too_many))

@@ -224,20 +224,12 @@ static void test_window(void **state)
 	assert_int_equal(L(iocoro_window_init(NULL, 1)), -EINVAL);
 }
 
-#define T(f) cmocka_unit_test_setup(f, reset)
-
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		T(test_reap_dispatch),
-		T(test_reap_foreign_stops),
-		T(test_reap_handler_error),
-		T(test_reap_stock),
-		T(test_submit_and_reap),
-		T(test_submit_and_reap_errors),
-		T(test_queue_start_full),
-		T(test_window),
-	};
-
-	return cmocka_run_group_tests_name("runtime_reap", tests, NULL, NULL);
-}
+UNIT_MAIN("runtime_reap",
+	  T(test_reap_dispatch),
+	  T(test_reap_foreign_stops),
+	  T(test_reap_handler_error),
+	  T(test_reap_stock),
+	  T(test_submit_and_reap),
+	  T(test_submit_and_reap_errors),
+	  T(test_queue_start_full),
+	  T(test_window))

@@ -286,30 +286,22 @@ static void test_strerror_distinct(void **state)
 						L(iocoro_strerror(errs[j])));
 }
 
-#define T(f) cmocka_unit_test_setup(f, reset)
-
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		T(test_probe_patched),
-		T(test_probe_stock),
-		T(test_probe_no_io_uring),
-		T(test_init_ok),
-		T(test_init_keeps_caller_flags),
-		T(test_init_sqpoll),
-		T(test_init_iopoll),
-		T(test_init_sqe128),
-		T(test_init_stock),
-		T(test_init_old_kernel),
-		T(test_init_errors),
-		T(test_init_null),
-		T(test_queue_exit),
-		T(test_queue_exit_after_detach),
-		T(test_queue_exit_no_kinds),
-		T(test_strerror_no_kernel),
-		T(test_strerror_iocoro_meanings),
-		T(test_strerror_distinct),
-	};
-
-	return cmocka_run_group_tests_name("runtime_ring", tests, NULL, NULL);
-}
+UNIT_MAIN("runtime_ring",
+	  T(test_probe_patched),
+	  T(test_probe_stock),
+	  T(test_probe_no_io_uring),
+	  T(test_init_ok),
+	  T(test_init_keeps_caller_flags),
+	  T(test_init_sqpoll),
+	  T(test_init_iopoll),
+	  T(test_init_sqe128),
+	  T(test_init_stock),
+	  T(test_init_old_kernel),
+	  T(test_init_errors),
+	  T(test_init_null),
+	  T(test_queue_exit),
+	  T(test_queue_exit_after_detach),
+	  T(test_queue_exit_no_kinds),
+	  T(test_strerror_no_kernel),
+	  T(test_strerror_iocoro_meanings),
+	  T(test_strerror_distinct))

@@ -295,25 +295,17 @@ static void test_cqe_done(void **state)
 	assert_int_equal(done.res, 5);
 }
 
-#define T(f) cmocka_unit_test_setup(f, reset)
-
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		T(test_start_state_ok),
-		T(test_start_state_budget),
-		T(test_start_state_errors),
-		T(test_state_read),
-		T(test_wait_end),
-		T(test_wait_failed_step),
-		T(test_wait_skips_progress),
-		T(test_wait_foreign_cqe),
-		T(test_wait_timeout),
-		T(test_wait_short_cq),
-		T(test_wait_errors),
-		T(test_wait_einval_stock),
-		T(test_cqe_done),
-	};
-
-	return cmocka_run_group_tests_name("runtime_wait", tests, NULL, NULL);
-}
+UNIT_MAIN("runtime_wait",
+	  T(test_start_state_ok),
+	  T(test_start_state_budget),
+	  T(test_start_state_errors),
+	  T(test_state_read),
+	  T(test_wait_end),
+	  T(test_wait_failed_step),
+	  T(test_wait_skips_progress),
+	  T(test_wait_foreign_cqe),
+	  T(test_wait_timeout),
+	  T(test_wait_short_cq),
+	  T(test_wait_errors),
+	  T(test_wait_einval_stock),
+	  T(test_cqe_done))
