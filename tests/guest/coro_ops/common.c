@@ -29,6 +29,16 @@ int co_attach(struct iocoro *co, struct bpf_program *prog, unsigned int kind)
 	return CHECK_RET(iocoro_kind_attach(co, prog, kind));
 }
 
+int co_start_seen(struct iocoro *co, struct coro_ops_bpf *skel,
+		  int *start_link)
+{
+	int link = co_attach(co, skel->progs.start, K_START);
+
+	if (start_link)
+		*start_link = link;
+	return co_attach(co, skel->progs.seen_step, K_SEEN);
+}
+
 void co_start(struct iocoro *co, unsigned int kind, __u64 ud)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&co->ring);

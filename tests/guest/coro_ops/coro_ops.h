@@ -66,6 +66,12 @@ struct coro_ops_bpf *co_load(void);
 void co_ring(struct iocoro *co, unsigned int entries);
 /* attach @prog as @kind on @co: the link fd */
 int co_attach(struct iocoro *co, struct bpf_program *prog, unsigned int kind);
+/*
+ * attach start as K_START and seen_step as K_SEEN on @co: K_SEEN's link
+ * fd; K_START's in *@start_link unless that is NULL
+ */
+int co_start_seen(struct iocoro *co, struct coro_ops_bpf *skel,
+		  int *start_link);
 /* submit an IORING_OP_BPF start of @kind, user_data @ud */
 void co_start(struct iocoro *co, unsigned int kind, __u64 ud);
 /* start @nr K_SPIN coroutines, ids 0..nr-1 in user_data's top half */

@@ -83,8 +83,7 @@ IOCORO_CASE(link_update)
 	skel = co_load();
 	co_ring(&co, 8);
 	co_ring(&other, 8);
-	co_attach(&co, skel->progs.start, K_START);
-	link = co_attach(&co, skel->progs.seen_step, K_SEEN);
+	link = co_start_seen(&co, skel, NULL);
 	run_start(&co, 1000, 0);
 
 	CHECK_RET(iocoro_kind_update(link, &co, skel->progs.alt_step, K_SEEN));
@@ -118,8 +117,7 @@ IOCORO_CASE(link_destroy)
 
 	skel = co_load();
 	co_ring(&co, 8);
-	co_attach(&co, skel->progs.start, K_START);
-	link = co_attach(&co, skel->progs.seen_step, K_SEEN);
+	link = co_start_seen(&co, skel, NULL);
 	run_start(&co, 1000, 0);
 	close(link);
 
@@ -168,8 +166,7 @@ IOCORO_CASE(link_same_map)
 
 	skel = co_load();
 	co_ring(&co, 8);
-	co_attach(&co, skel->progs.start, K_START);
-	first = co_attach(&co, skel->progs.seen_step, K_SEEN);
+	first = co_start_seen(&co, skel, NULL);
 	map = link_map_fd(first);
 	CHECK_EQ(uring_kind_link(map), -EBUSY);
 	run_start(&co, 1000, 0);
@@ -199,10 +196,8 @@ IOCORO_CASE(link_two_rings)
 	skel = co_load();
 	co_ring(&a, 8);
 	co_ring(&b, 8);
-	la0 = co_attach(&a, skel->progs.start, K_START);
-	la1 = co_attach(&a, skel->progs.seen_step, K_SEEN);
-	co_attach(&b, skel->progs.start, K_START);
-	co_attach(&b, skel->progs.seen_step, K_SEEN);
+	la1 = co_start_seen(&a, skel, &la0);
+	co_start_seen(&b, skel, NULL);
 	run_start(&a, 1000, 0);
 	run_start(&b, 1000, 0);
 	close(la0);
@@ -227,8 +222,7 @@ IOCORO_CASE(link_ring_first)
 
 	skel = co_load();
 	co_ring(&co, 8);
-	l0 = co_attach(&co, skel->progs.start, K_START);
-	l1 = co_attach(&co, skel->progs.seen_step, K_SEEN);
+	l1 = co_start_seen(&co, skel, &l0);
 	run_start(&co, 1000, 0);
 	iocoro_queue_exit(&co);
 
@@ -262,8 +256,7 @@ IOCORO_CASE(link_fork)
 
 	skel = co_load();
 	co_ring(&co, 8);
-	l0 = co_attach(&co, skel->progs.start, K_START);
-	l1 = co_attach(&co, skel->progs.seen_step, K_SEEN);
+	l1 = co_start_seen(&co, skel, &l0);
 
 	pid = fork();
 	CHECK(pid >= 0);

@@ -19,8 +19,7 @@ IOCORO_CASE(step_chain)
 
 	skel = co_load();
 	co_ring(&co, 8);
-	l0 = co_attach(&co, skel->progs.start, K_START);
-	l1 = co_attach(&co, skel->progs.seen_step, K_SEEN);
+	l1 = co_start_seen(&co, skel, &l0);
 	skel->bss->ret_val = 42;
 
 	co_start(&co, K_START, UD_START);
@@ -51,8 +50,7 @@ IOCORO_CASE(step_error)
 
 	skel = co_load();
 	co_ring(&co, 8);
-	co_attach(&co, skel->progs.start, K_START);
-	co_attach(&co, skel->progs.seen_step, K_SEEN);
+	co_start_seen(&co, skel, NULL);
 	skel->bss->ret_val = -ENOSPC;
 
 	co_start(&co, K_START, UD_START);
