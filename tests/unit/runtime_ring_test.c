@@ -181,39 +181,35 @@ static void test_init_null(void **state)
 
 static void test_queue_exit(void **state)
 {
-	struct iocoro co;
+	struct iocoro *co = *state;
 
-	(void)state;
-	ring_up(&co);
-	assert_int_equal(L(iocoro_attach(&co, (int[]){ 3, -1, 4 }, 3)), 0);
+	assert_int_equal(L(iocoro_attach(co, (int[]){ 3, -1, 4 }, 3)), 0);
 	assert_int_equal(fake_links_open(), 2);
 	errno = ERRNO_CANARY;
-	iocoro_queue_exit(&co);
+	iocoro_queue_exit(co);
 	assert_int_equal(errno, ERRNO_CANARY);
 	assert_int_equal(fk.nr_exit, 1);
 	/* the links went first: no kind runs on a ring that is going */
 	assert_int_equal(fk.links_open_at_exit, 0);
 	assert_int_equal(fake_links_open(), 0);
-	assert_int_equal(co.nr_progs, 0);
-	assert_int_equal(co.ring.ring_fd, 0);
+	assert_int_equal(co->nr_progs, 0);
+	assert_int_equal(co->ring.ring_fd, 0);
 	iocoro_queue_exit(NULL);
 	assert_int_equal(fk.nr_exit, 1);
 }
 
 static void test_queue_exit_after_detach(void **state)
 {
-	struct iocoro co;
+	struct iocoro *co = *state;
 	int fd;
 
-	(void)state;
-	ring_up(&co);
-	assert_int_equal(L(iocoro_attach(&co, (int[]){ 3 }, 1)), 0);
-	assert_int_equal(L(iocoro_detach(&co)), 0);
+	assert_int_equal(L(iocoro_attach(co, (int[]){ 3 }, 1)), 0);
+	assert_int_equal(L(iocoro_detach(co)), 0);
 	assert_false(fake_link_open(0));
 	/* the application's next fd may get the link's number */
 	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	assert_true(fd >= 0);
-	iocoro_queue_exit(&co);
+	iocoro_queue_exit(co);
 	/* the detached link is not closed a second time */
 	assert_int_not_equal(fcntl(fd, F_GETFD), -1);
 	assert_int_equal(fk.nr_exit, 1);
@@ -222,11 +218,9 @@ static void test_queue_exit_after_detach(void **state)
 
 static void test_queue_exit_no_kinds(void **state)
 {
-	struct iocoro co;
+	struct iocoro *co = *state;
 
-	(void)state;
-	ring_up(&co);
-	iocoro_queue_exit(&co);
+	iocoro_queue_exit(co);
 	assert_int_equal(fk.nr_exit, 1);
 	assert_int_equal(fk.nr_link_calls, 0);
 }
@@ -299,9 +293,9 @@ UNIT_MAIN("runtime_ring",
 	  T(test_init_old_kernel),
 	  T(test_init_errors),
 	  T(test_init_null),
-	  T(test_queue_exit),
-	  T(test_queue_exit_after_detach),
-	  T(test_queue_exit_no_kinds),
+	  R(test_queue_exit),
+	  R(test_queue_exit_after_detach),
+	  R(test_queue_exit_no_kinds),
 	  T(test_strerror_no_kernel),
 	  T(test_strerror_iocoro_meanings),
 	  T(test_strerror_distinct))
