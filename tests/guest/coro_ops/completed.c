@@ -75,12 +75,6 @@ static void cp_cancel(struct io_uring *ring, __u64 ud)
 	uring_submit(ring, 1);
 }
 
-static void cp_teardown(struct iocoro *co, struct coro_ops_bpf *skel)
-{
-	iocoro_queue_exit(co);
-	coro_ops_bpf__destroy(skel);
-}
-
 /* the read's step runs with the bytes the read took */
 IOCORO_CASE(completed_read_cancel)
 {
@@ -105,7 +99,7 @@ IOCORO_CASE(completed_read_cancel)
 	CHECK(!memcmp(buf, "hello", 5));
 	close(p[0]);
 	close(p[1]);
-	cp_teardown(&co, skel);
+	co_down(&co, skel);
 }
 
 /* the read's kind went: its CQE carries the byte count */
@@ -130,7 +124,7 @@ IOCORO_CASE(completed_read_detach)
 	CHECK(!memcmp(buf, "hello", 5));
 	close(p[0]);
 	close(p[1]);
-	cp_teardown(&co, skel);
+	co_down(&co, skel);
 }
 
 /* the fds the test process has open */
@@ -227,7 +221,7 @@ IOCORO_CASE(completed_socket_cancel)
 	CHECK_EQ(cp_fds(), fds);
 	close(p[0]);
 	close(p[1]);
-	cp_teardown(&co, skel);
+	co_down(&co, skel);
 }
 
 /* the socket's kind went: its CQE carries the fd, which is not lost */
@@ -253,5 +247,5 @@ IOCORO_CASE(completed_socket_detach)
 	CHECK_EQ(cp_fds(), fds - 1);	/* the link's fd is closed too */
 	close(p[0]);
 	close(p[1]);
-	cp_teardown(&co, skel);
+	co_down(&co, skel);
 }

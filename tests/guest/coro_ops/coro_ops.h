@@ -64,6 +64,10 @@ struct co_seen {
 struct coro_ops_bpf *co_load(void);
 /* @co set up as iocoro_queue_init() does, @entries deep */
 void co_ring(struct iocoro *co, unsigned int entries);
+/* co_load(), and @co set up 8 deep: the skeleton */
+struct coro_ops_bpf *co_up(struct iocoro *co);
+/* @co's ring exited and @skel destroyed */
+void co_down(struct iocoro *co, struct coro_ops_bpf *skel);
 /* attach @prog as @kind on @co: the link fd */
 int co_attach(struct iocoro *co, struct bpf_program *prog, unsigned int kind);
 /*

@@ -9,12 +9,11 @@
 
 #include "coro_ops.h"
 
-/* K_READ_START and K_SEEN attached on a ring of 8; K_SEEN's link in *link */
+/* co_up(), K_READ_START and K_SEEN attached; K_SEEN's link in *link */
 static struct coro_ops_bpf *orphan_up(struct iocoro *co, int *link)
 {
-	struct coro_ops_bpf *skel = co_load();
+	struct coro_ops_bpf *skel = co_up(co);
 
-	co_ring(co, 8);
 	co_attach(co, skel->progs.read_start, K_READ_START);
 	*link = co_attach(co, skel->progs.seen_step, K_SEEN);
 	return skel;
@@ -25,8 +24,7 @@ static void orphan_down(struct coro_ops_bpf *skel, struct iocoro *co,
 {
 	close(pipefd[0]);
 	close(pipefd[1]);
-	iocoro_queue_exit(co);
-	coro_ops_bpf__destroy(skel);
+	co_down(co, skel);
 }
 
 /* a READ on an empty pipe continuing at K_SEEN, started */
