@@ -28,9 +28,7 @@ IOCORO_CASE(queue_nop)
 	EXPECT_CQE(cqes, 2, UD_BPF2, 0);
 	CHECK_EQ(skel->bss->runs, 2);
 	CHECK_EQ(skel->bss->rc[0], 0);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 /* SQEs queued from a map value, prepared by user space with liburing */
@@ -64,9 +62,7 @@ IOCORO_CASE(queue_from_map)
 	CHECK_EQ(skel->bss->nr_rc, 2);
 	CHECK_EQ(skel->bss->rc[0], 0);
 	CHECK_EQ(skel->bss->rc[1], 0);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 static const char write_data[] = "written by a BPF-queued SQE\n";
@@ -168,9 +164,7 @@ static void queue_len(unsigned int setup_flags, const long want[3])
 	CHECK_EQ(skel->bss->rc[0], want[0]);
 	CHECK_EQ(skel->bss->rc[1], want[1]);
 	CHECK_EQ(skel->bss->rc[2], want[2]);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 IOCORO_CASE(queue_bad_len)
@@ -208,9 +202,7 @@ IOCORO_CASE(queue_busy)
 	for (i = 0; i < MAX_QUEUED; i++)
 		CHECK_EQ(skel->bss->rc[i], 0);
 	CHECK_EQ(skel->bss->rc[MAX_QUEUED], -EBUSY);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 /*
@@ -279,9 +271,7 @@ IOCORO_CASE(queue_failed_sqe)
 	CHECK_EQ(skel->bss->nr_rc, 4);
 	for (i = 0; i < 4; i++)
 		CHECK_EQ(skel->bss->rc[i], 0);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 /*
@@ -311,9 +301,7 @@ IOCORO_CASE(queue_chain)
 	CHECK_EQ(skel->bss->runs, 2);
 	CHECK_EQ(skel->bss->rc[0], 0);
 	close(link2);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 /*
@@ -352,7 +340,5 @@ IOCORO_CASE(queue_personality)
 	CHECK_EQ(skel->bss->rc[0], -EINVAL);
 	CHECK_EQ(skel->bss->rc[1], -EINVAL);
 	CHECK_EQ(skel->bss->rc[2], 0);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
