@@ -23,6 +23,8 @@
 
 #define ERRNO_CANARY 4242
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 /*
  * Call into libiocoro: the call must leave errno alone, whatever it
  * returns (iocoro returns -errno and never sets errno).
@@ -47,6 +49,13 @@ static inline void ring_up(struct iocoro *co)
 {
 	assert_int_equal(L(iocoro_queue_init(8, co, 0)), 0);
 	fk.nr_reg = 0;
+}
+
+/* the fake reset and a ring up on it, again within a case */
+static inline void ring_afresh(struct iocoro *co)
+{
+	fake_reset();
+	ring_up(co);
 }
 
 /*

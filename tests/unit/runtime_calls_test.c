@@ -262,15 +262,13 @@ static void test_cancel_errors(void **state)
 
 static void test_skel_load_bad_args(void **state)
 {
+	struct iocoro *co = *state;
 	struct runtime_progs_bpf *skel = runtime_progs_bpf__open();
-	struct iocoro co;
 
-	(void)state;
 	assert_non_null(skel);
-	ring_up(&co);
 	assert_int_equal(L(iocoro_skel_load(NULL, skel->skeleton, NULL)),
 			 -EINVAL);
-	assert_int_equal(L(iocoro_skel_load(&co, NULL, NULL)), -EINVAL);
+	assert_int_equal(L(iocoro_skel_load(co, NULL, NULL)), -EINVAL);
 	assert_int_equal(fk.nr_reg, 0);
 	assert_int_equal(fk.nr_link_calls, 0);
 	runtime_progs_bpf__destroy(skel);
@@ -278,19 +276,17 @@ static void test_skel_load_bad_args(void **state)
 
 static void test_skel_load_stock(void **state)
 {
+	struct iocoro *co = *state;
 	struct runtime_progs_bpf *skel = runtime_progs_bpf__open();
-	struct iocoro co;
 
-	(void)state;
 	assert_non_null(skel);
-	ring_up(&co);
 	fk.stock = true;
 	/* refused before anything is loaded or attached */
-	assert_int_equal(L(iocoro_skel_load(&co, skel->skeleton, NULL)),
+	assert_int_equal(L(iocoro_skel_load(co, skel->skeleton, NULL)),
 			 -EOPNOTSUPP);
 	assert_int_equal(fk.nr_load, 0);
 	assert_int_equal(fk.nr_link_calls, 0);
-	assert_int_equal(co.nr_progs, 0);
+	assert_int_equal(co->nr_progs, 0);
 	runtime_progs_bpf__destroy(skel);
 }
 
@@ -386,8 +382,8 @@ UNIT_MAIN("runtime_calls",
 	  R(test_cancel_every_request_of_the_id),
 	  R(test_cancel_without_attach),
 	  R(test_cancel_errors),
-	  T(test_skel_load_bad_args),
-	  T(test_skel_load_stock),
+	  R(test_skel_load_bad_args),
+	  R(test_skel_load_stock),
 	  T(test_map_mmap_errors),
 	  T(test_kind_bad_args),
 	  T(test_prep_kind))

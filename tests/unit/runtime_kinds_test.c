@@ -74,9 +74,8 @@ static void test_attach_kernel_errors(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
-		fake_reset();
-		ring_up(&co);
+	for (i = 0; i < ARRAY_SIZE(errs); i++) {
+		ring_afresh(&co);
 		fk.link_err = errs[i];
 		assert_int_equal(L(iocoro_attach(&co, (int[]){ 3 }, 1)),
 				 errs[i]);
@@ -333,9 +332,8 @@ static void test_start_submit_errors(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
-		fake_reset();
-		ring_up(&co);
+	for (i = 0; i < ARRAY_SIZE(errs); i++) {
+		ring_afresh(&co);
 		fk.submit_rets[0] = errs[i];
 		fk.nr_submit_rets = 1;
 		assert_int_equal(L(iocoro_start(&co, 0, 1)), errs[i]);

@@ -203,7 +203,7 @@ static void test_load_errors(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(errs); i++) {
 		struct runtime_progs_bpf *skel = open_skel();
 
 		fake_reset();
@@ -375,17 +375,15 @@ static void test_attach_object_busy(void **state)
 
 static void test_attach_object_too_many(void **state)
 {
+	struct iocoro *co = *state;
 	struct many_bpf *skel = many_bpf__open();
-	struct iocoro co;
 
-	(void)state;
 	assert_non_null(skel);
-	ring_up(&co);
 	assert_int_equal(L(iocoro_object_load(skel->obj, NULL)),
 			 IOCORO_MAX_PROGS + 1);
-	assert_int_equal(L(iocoro_attach_object(&co, skel->obj)), -E2BIG);
+	assert_int_equal(L(iocoro_attach_object(co, skel->obj)), -E2BIG);
 	assert_int_equal(fk.nr_link_calls, 0);
-	assert_int_equal(co.nr_progs, 0);
+	assert_int_equal(co->nr_progs, 0);
 	many_bpf__destroy(skel);
 }
 
@@ -407,4 +405,4 @@ UNIT_MAIN("runtime_load",
 	  R(test_attach_object_hole),
 	  T(test_attach_object_errors),
 	  R(test_attach_object_busy),
-	  T(test_attach_object_too_many))
+	  R(test_attach_object_too_many))

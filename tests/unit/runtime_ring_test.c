@@ -156,7 +156,7 @@ static void test_init_errors(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(errs); i++) {
 		fake_reset();
 		fk.init_err = errs[i];
 		/* on the patched kernel, an -EINVAL stays -EINVAL */
@@ -271,7 +271,7 @@ static void test_strerror_distinct(void **state)
 	static const int errs[] = { EOPNOTSUPP, ELOOP, ENXIO, EBADF, EBUSY,
 		EPERM, EINVAL, EACCES, ENOSPC, ENOMSG, ETIME,
 		ECANCELED, E2BIG, EPROTO };
-	size_t i, j, n = sizeof(errs) / sizeof(errs[0]);
+	size_t i, j, n = ARRAY_SIZE(errs);
 
 	(void)state;
 	for (i = 0; i < n; i++)

@@ -122,7 +122,7 @@ static void test_wait_failed_step(void **state)
 	struct iocoro_done done;
 	size_t i;
 
-	for (i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(errs); i++) {
 		fake_post_cqe(iocoro_ud(IOCORO_UD_STEP, 1, 9), errs[i], 0);
 		assert_int_equal(L(iocoro_wait(co, &done, NULL)), 0);
 		assert_int_equal(done.id, 9);
@@ -196,7 +196,7 @@ static void test_wait_errors(void **state)
 	struct iocoro_done done;
 	size_t i;
 
-	for (i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(errs); i++) {
 		fk.wait_err = errs[i];
 		assert_int_equal(L(iocoro_wait(co, &done, NULL)), errs[i]);
 	}
