@@ -27,6 +27,7 @@
 
 #include "iocoro.h"
 #include "bpf_side.h"
+#include "unit_main.h"
 
 /* liburing's SQE and bpf-lib's, from slots full of garbage */
 static struct io_uring_sqe lib, side;
@@ -42,12 +43,18 @@ static int reset(void **state)
 
 #define assert_sqe_equal(a, b) assert_memory_equal(&(a), &(b), sizeof(a))
 
+/* liburing's io_uring_prep_@op() and bpf-lib's, same arguments: same SQE */
+#define PREP_BOTH(op, ...)                                              \
+	do {                                                            \
+		io_uring_prep_##op(&lib, ##__VA_ARGS__);                \
+		bpf_side_prep_##op(&side, ##__VA_ARGS__);               \
+		assert_sqe_equal(lib, side);                            \
+	} while (0)
+
 static void test_prep_nop(void **state)
 {
 	(void)state;
-	io_uring_prep_nop(&lib);
-	bpf_side_prep_nop(&side);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(nop);
 }
 
 static void test_prep_read(void **state)
@@ -55,9 +62,7 @@ static void test_prep_read(void **state)
 	char buf[8];
 
 	(void)state;
-	io_uring_prep_read(&lib, 7, buf, sizeof(buf), 4096);
-	bpf_side_prep_read(&side, 7, buf, sizeof(buf), 4096);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(read, 7, buf, sizeof(buf), 4096);
 	assert_int_equal(side.opcode, IORING_OP_READ);
 }
 
@@ -66,9 +71,7 @@ static void test_prep_write(void **state)
 	const char buf[] = "data";
 
 	(void)state;
-	io_uring_prep_write(&lib, 3, buf, 4, (__u64)-1);
-	bpf_side_prep_write(&side, 3, buf, 4, (__u64)-1);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(write, 3, buf, 4, (__u64)-1);
 }
 
 static void test_prep_readv(void **state)
@@ -76,9 +79,7 @@ static void test_prep_readv(void **state)
 	struct iovec iov[2] = { 0 };
 
 	(void)state;
-	io_uring_prep_readv(&lib, 7, iov, 2, 8192);
-	bpf_side_prep_readv(&side, 7, iov, 2, 8192);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(readv, 7, iov, 2, 8192);
 	assert_int_equal(side.opcode, IORING_OP_READV);
 }
 
@@ -87,9 +88,7 @@ static void test_prep_writev(void **state)
 	struct iovec iov[3] = { 0 };
 
 	(void)state;
-	io_uring_prep_writev(&lib, 6, iov, 3, (__u64)-1);
-	bpf_side_prep_writev(&side, 6, iov, 3, (__u64)-1);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(writev, 6, iov, 3, (__u64)-1);
 	assert_int_equal(side.opcode, IORING_OP_WRITEV);
 }
 
@@ -98,9 +97,7 @@ static void test_prep_read_fixed(void **state)
 	char buf[16];
 
 	(void)state;
-	io_uring_prep_read_fixed(&lib, 5, buf, sizeof(buf), 512, 3);
-	bpf_side_prep_read_fixed(&side, 5, buf, sizeof(buf), 512, 3);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(read_fixed, 5, buf, sizeof(buf), 512, 3);
 	assert_int_equal(side.buf_index, 3);
 }
 
@@ -109,46 +106,34 @@ static void test_prep_write_fixed(void **state)
 	const char buf[] = "fixed";
 
 	(void)state;
-	io_uring_prep_write_fixed(&lib, 4, buf, 5, 1024, 9);
-	bpf_side_prep_write_fixed(&side, 4, buf, 5, 1024, 9);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(write_fixed, 4, buf, 5, 1024, 9);
 	assert_int_equal(side.buf_index, 9);
 }
 
 static void test_prep_openat(void **state)
 {
 	(void)state;
-	io_uring_prep_openat(&lib, AT_FDCWD, "/etc/passwd",
-			     O_RDONLY | O_CLOEXEC, 0644);
-	bpf_side_prep_openat(&side, AT_FDCWD, "/etc/passwd",
-			     O_RDONLY | O_CLOEXEC, 0644);
 	/* liburing 2.3 keeps file_index as the SQE had it: zeroed above */
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(openat, AT_FDCWD, "/etc/passwd", O_RDONLY | O_CLOEXEC, 0644);
 	assert_int_equal(side.open_flags, O_RDONLY | O_CLOEXEC);
 }
 
 static void test_prep_close(void **state)
 {
 	(void)state;
-	io_uring_prep_close(&lib, 9);
-	bpf_side_prep_close(&side, 9);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(close, 9);
 }
 
 static void test_prep_fsync(void **state)
 {
 	(void)state;
-	io_uring_prep_fsync(&lib, 4, IORING_FSYNC_DATASYNC);
-	bpf_side_prep_fsync(&side, 4, IORING_FSYNC_DATASYNC);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(fsync, 4, IORING_FSYNC_DATASYNC);
 }
 
 static void test_prep_fallocate(void **state)
 {
 	(void)state;
-	io_uring_prep_fallocate(&lib, 3, FALLOC_FL_KEEP_SIZE, 4096, 1 << 20);
-	bpf_side_prep_fallocate(&side, 3, FALLOC_FL_KEEP_SIZE, 4096, 1 << 20);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(fallocate, 3, FALLOC_FL_KEEP_SIZE, 4096, 1 << 20);
 	/* len travels in addr, mode in len */
 	assert_true(side.addr == 1 << 20);
 	assert_int_equal(side.len, FALLOC_FL_KEEP_SIZE);
@@ -157,9 +142,7 @@ static void test_prep_fallocate(void **state)
 static void test_prep_splice(void **state)
 {
 	(void)state;
-	io_uring_prep_splice(&lib, 3, -1, 4, 8192, 65536, SPLICE_F_MOVE);
-	bpf_side_prep_splice(&side, 3, -1, 4, 8192, 65536, SPLICE_F_MOVE);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(splice, 3, -1, 4, 8192, 65536, SPLICE_F_MOVE);
 	assert_int_equal(side.splice_fd_in, 3);
 	assert_int_equal(side.fd, 4);
 }
@@ -169,46 +152,34 @@ static void test_prep_statx(void **state)
 	struct statx stx;
 
 	(void)state;
-	io_uring_prep_statx(&lib, AT_FDCWD, "f", AT_SYMLINK_NOFOLLOW,
-			    STATX_SIZE, &stx);
-	bpf_side_prep_statx(&side, AT_FDCWD, "f", AT_SYMLINK_NOFOLLOW,
-			    STATX_SIZE, &stx);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(statx, AT_FDCWD, "f", AT_SYMLINK_NOFOLLOW, STATX_SIZE, &stx);
 }
 
 static void test_prep_renameat(void **state)
 {
 	(void)state;
-	io_uring_prep_renameat(&lib, 3, "old", 5, "new", RENAME_NOREPLACE);
-	bpf_side_prep_renameat(&side, 3, "old", 5, "new", RENAME_NOREPLACE);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(renameat, 3, "old", 5, "new", RENAME_NOREPLACE);
 	assert_int_equal(side.rename_flags, RENAME_NOREPLACE);
 }
 
 static void test_prep_unlinkat(void **state)
 {
 	(void)state;
-	io_uring_prep_unlinkat(&lib, 8, "dir", AT_REMOVEDIR);
-	bpf_side_prep_unlinkat(&side, 8, "dir", AT_REMOVEDIR);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(unlinkat, 8, "dir", AT_REMOVEDIR);
 	assert_int_equal(side.unlink_flags, AT_REMOVEDIR);
 }
 
 static void test_prep_linkat(void **state)
 {
 	(void)state;
-	io_uring_prep_linkat(&lib, 4, "from", 6, "to", AT_SYMLINK_FOLLOW);
-	bpf_side_prep_linkat(&side, 4, "from", 6, "to", AT_SYMLINK_FOLLOW);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(linkat, 4, "from", 6, "to", AT_SYMLINK_FOLLOW);
 	assert_int_equal(side.hardlink_flags, AT_SYMLINK_FOLLOW);
 }
 
 static void test_prep_mkdirat(void **state)
 {
 	(void)state;
-	io_uring_prep_mkdirat(&lib, 5, "d", 0750);
-	bpf_side_prep_mkdirat(&side, 5, "d", 0750);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(mkdirat, 5, "d", 0750);
 }
 
 static void test_prep_send(void **state)
@@ -216,9 +187,7 @@ static void test_prep_send(void **state)
 	const char buf[] = "hello";
 
 	(void)state;
-	io_uring_prep_send(&lib, 9, buf, 5, MSG_NOSIGNAL | MSG_DONTWAIT);
-	bpf_side_prep_send(&side, 9, buf, 5, MSG_NOSIGNAL | MSG_DONTWAIT);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(send, 9, buf, 5, MSG_NOSIGNAL | MSG_DONTWAIT);
 	assert_int_equal(side.msg_flags, MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
@@ -227,9 +196,7 @@ static void test_prep_recv(void **state)
 	char buf[32];
 
 	(void)state;
-	io_uring_prep_recv(&lib, 10, buf, sizeof(buf), MSG_WAITALL);
-	bpf_side_prep_recv(&side, 10, buf, sizeof(buf), MSG_WAITALL);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(recv, 10, buf, sizeof(buf), MSG_WAITALL);
 }
 
 static void test_prep_accept(void **state)
@@ -262,19 +229,13 @@ static void test_prep_timeout(void **state)
 	struct __kernel_timespec ts = { .tv_sec = 1 };
 
 	(void)state;
-	io_uring_prep_timeout(&lib, &ts, 2, IORING_TIMEOUT_ABS);
-	bpf_side_prep_timeout(&side, &ts, 2, IORING_TIMEOUT_ABS);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(timeout, &ts, 2, IORING_TIMEOUT_ABS);
 }
 
 static void test_prep_timeout_remove(void **state)
 {
 	(void)state;
-	io_uring_prep_timeout_remove(&lib, 0xdeadbeefcafef00dULL,
-				     IORING_TIMEOUT_ABS);
-	bpf_side_prep_timeout_remove(&side, 0xdeadbeefcafef00dULL,
-				     IORING_TIMEOUT_ABS);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(timeout_remove, 0xdeadbeefcafef00dULL, IORING_TIMEOUT_ABS);
 	assert_true(side.addr == 0xdeadbeefcafef00dULL);
 }
 
@@ -283,29 +244,21 @@ static void test_prep_link_timeout(void **state)
 	struct __kernel_timespec ts = { .tv_nsec = 500 };
 
 	(void)state;
-	io_uring_prep_link_timeout(&lib, &ts, IORING_TIMEOUT_BOOTTIME);
-	bpf_side_prep_link_timeout(&side, &ts, IORING_TIMEOUT_BOOTTIME);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(link_timeout, &ts, IORING_TIMEOUT_BOOTTIME);
 	assert_int_equal(side.opcode, IORING_OP_LINK_TIMEOUT);
 }
 
 static void test_prep_cancel64(void **state)
 {
 	(void)state;
-	io_uring_prep_cancel64(&lib, 0x1122334455667788ULL,
-			       IORING_ASYNC_CANCEL_ALL);
-	bpf_side_prep_cancel64(&side, 0x1122334455667788ULL,
-			       IORING_ASYNC_CANCEL_ALL);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(cancel64, 0x1122334455667788ULL, IORING_ASYNC_CANCEL_ALL);
 	assert_true(side.addr == 0x1122334455667788ULL);
 }
 
 static void test_prep_cancel_fd(void **state)
 {
 	(void)state;
-	io_uring_prep_cancel_fd(&lib, 6, IORING_ASYNC_CANCEL_ALL);
-	bpf_side_prep_cancel_fd(&side, 6, IORING_ASYNC_CANCEL_ALL);
-	assert_sqe_equal(lib, side);
+	PREP_BOTH(cancel_fd, 6, IORING_ASYNC_CANCEL_ALL);
 	assert_int_equal(side.cancel_flags,
 			 IORING_ASYNC_CANCEL_ALL | IORING_ASYNC_CANCEL_FD);
 }
@@ -683,57 +636,49 @@ static void test_debug_off_costs_nothing(void **state)
 	assert_int_equal(bm.acts, 0);
 }
 
-#define T(f) cmocka_unit_test_setup(f, reset)
-
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		T(test_prep_nop),
-		T(test_prep_read),
-		T(test_prep_write),
-		T(test_prep_readv),
-		T(test_prep_writev),
-		T(test_prep_read_fixed),
-		T(test_prep_write_fixed),
-		T(test_prep_openat),
-		T(test_prep_close),
-		T(test_prep_fsync),
-		T(test_prep_fallocate),
-		T(test_prep_splice),
-		T(test_prep_statx),
-		T(test_prep_renameat),
-		T(test_prep_unlinkat),
-		T(test_prep_linkat),
-		T(test_prep_mkdirat),
-		T(test_prep_send),
-		T(test_prep_recv),
-		T(test_prep_accept),
-		T(test_prep_connect),
-		T(test_prep_timeout),
-		T(test_prep_timeout_remove),
-		T(test_prep_link_timeout),
-		T(test_prep_cancel64),
-		T(test_prep_cancel_fd),
-		T(test_prep_kind),
-		T(test_user_data),
-		T(test_ctx_accessors),
-		T(test_id_self),
-		T(test_await),
-		T(test_await_prog),
-		T(test_await_as),
-		T(test_spawn),
-		T(test_await_errors),
-		T(test_next),
-		T(test_then),
-		T(test_finish),
-		T(test_coroutine_steps),
-		T(test_coroutine_no_state),
-		T(test_coroutine_kind_map),
-		T(test_raw_step),
-		T(test_debug_catches_a_silent_end),
-		T(test_debug_lets_acting_steps_be),
-		T(test_debug_off_costs_nothing),
-	};
-
-	return cmocka_run_group_tests_name("bpf_lib", tests, NULL, NULL);
-}
+UNIT_MAIN("bpf_lib",
+	  T(test_prep_nop),
+	  T(test_prep_read),
+	  T(test_prep_write),
+	  T(test_prep_readv),
+	  T(test_prep_writev),
+	  T(test_prep_read_fixed),
+	  T(test_prep_write_fixed),
+	  T(test_prep_openat),
+	  T(test_prep_close),
+	  T(test_prep_fsync),
+	  T(test_prep_fallocate),
+	  T(test_prep_splice),
+	  T(test_prep_statx),
+	  T(test_prep_renameat),
+	  T(test_prep_unlinkat),
+	  T(test_prep_linkat),
+	  T(test_prep_mkdirat),
+	  T(test_prep_send),
+	  T(test_prep_recv),
+	  T(test_prep_accept),
+	  T(test_prep_connect),
+	  T(test_prep_timeout),
+	  T(test_prep_timeout_remove),
+	  T(test_prep_link_timeout),
+	  T(test_prep_cancel64),
+	  T(test_prep_cancel_fd),
+	  T(test_prep_kind),
+	  T(test_user_data),
+	  T(test_ctx_accessors),
+	  T(test_id_self),
+	  T(test_await),
+	  T(test_await_prog),
+	  T(test_await_as),
+	  T(test_spawn),
+	  T(test_await_errors),
+	  T(test_next),
+	  T(test_then),
+	  T(test_finish),
+	  T(test_coroutine_steps),
+	  T(test_coroutine_no_state),
+	  T(test_coroutine_kind_map),
+	  T(test_raw_step),
+	  T(test_debug_catches_a_silent_end),
+	  T(test_debug_lets_acting_steps_be),
+	  T(test_debug_off_costs_nothing))

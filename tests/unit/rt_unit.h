@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the unit tests of libiocoro (runtime_*_test.c) share: the errno
- * check around every call, the fake's reset, a ring on the fake kernel,
- * and the check of a start SQE.
+ * check around every call, the fake's reset, a ring on the fake kernel
+ * (made for a case by its setup, reset_ring()), and the check of a start
+ * SQE.
  */
 #ifndef IOCORO_TESTS_RT_UNIT_H
 #define IOCORO_TESTS_RT_UNIT_H
@@ -18,8 +19,11 @@
 
 #include "iocoro.h" /* before liburing.h (through fake.h) */
 #include "fake.h"
+#include "unit_main.h"
 
 #define ERRNO_CANARY 4242
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /*
  * Call into libiocoro: the call must leave errno alone, whatever it
@@ -46,6 +50,31 @@ static inline void ring_up(struct iocoro *co)
 	assert_int_equal(L(iocoro_queue_init(8, co, 0)), 0);
 	fk.nr_reg = 0;
 }
+
+/* the fake reset and a ring up on it, again within a case */
+static inline void ring_afresh(struct iocoro *co)
+{
+	fake_reset();
+	ring_up(co);
+}
+
+/*
+ * reset(), then a ring up for the case, in *state: a case of
+ * UNIT_MAIN()'s list as R(test) begins with `struct iocoro *co = *state`
+ */
+static inline int reset_ring(void **state)
+{
+	static struct iocoro co;
+
+	fake_reset();
+	/* what iocoro_queue_init() does not set is garbage, as on a stack */
+	memset(&co, 0xa5, sizeof(co));
+	ring_up(&co);
+	*state = &co;
+	return 0;
+}
+
+#define R(f) cmocka_unit_test_setup(f, reset_ring)
 
 /* the application's own ring, which iocoro did not probe */
 static inline void ring_by_hand(struct iocoro *co)

@@ -20,14 +20,12 @@
 
 static void test_start_many_one_submit(void **state)
 {
+	struct iocoro *co = *state;
 	static const uint32_t ids[] = { 7, 3, 0xfffffffe };
-	struct iocoro co;
 	unsigned int i;
 
-	(void)state;
-	ring_up(&co);
 	memset(fk.sqes, 0xff, sizeof(fk.sqes));
-	assert_int_equal(L(iocoro_start_many(&co, 2, ids, 3)), 3);
+	assert_int_equal(L(iocoro_start_many(co, 2, ids, 3)), 3);
 	assert_int_equal(fk.nr_submit, 1);
 	assert_int_equal(fk.nr_submitted, 3);
 	for (i = 0; i < 3; i++)
@@ -36,16 +34,14 @@ static void test_start_many_one_submit(void **state)
 
 static void test_start_many_more_than_the_ring(void **state)
 {
+	struct iocoro *co = *state;
 	uint32_t ids[20];
-	struct iocoro co;
 	unsigned int i;
 
-	(void)state;
-	ring_up(&co);
 	for (i = 0; i < 20; i++)
 		ids[i] = 100 + i;
 	/* 8 SQ entries: full, full, then the last 4 */
-	assert_int_equal(L(iocoro_start_many(&co, 0, ids, 20)), 20);
+	assert_int_equal(L(iocoro_start_many(co, 0, ids, 20)), 20);
 	assert_int_equal(fk.nr_submit, 3);
 	assert_int_equal(fk.nr_submitted, 20);
 	for (i = 0; i < 20; i++)
@@ -54,62 +50,56 @@ static void test_start_many_more_than_the_ring(void **state)
 
 static void test_start_many_bad_args(void **state)
 {
+	struct iocoro *co = *state;
 	static const uint32_t ids[] = { 1 };
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
 	assert_int_equal(L(iocoro_start_many(NULL, 0, ids, 1)), -EINVAL);
-	assert_int_equal(L(iocoro_start_many(&co, 0, NULL, 1)), -EINVAL);
-	assert_int_equal(L(iocoro_start_many(&co, IOCORO_MAX_PROGS, ids, 1)),
+	assert_int_equal(L(iocoro_start_many(co, 0, NULL, 1)), -EINVAL);
+	assert_int_equal(L(iocoro_start_many(co, IOCORO_MAX_PROGS, ids, 1)),
 			 -EINVAL);
 	assert_int_equal(fk.nr_submit, 0);
 	/* nothing to start: a submit of whatever the ring holds */
-	assert_int_equal(L(iocoro_start_many(&co, 0, NULL, 0)), 0);
+	assert_int_equal(L(iocoro_start_many(co, 0, NULL, 0)), 0);
 }
 
 static void test_start_many_submit_error(void **state)
 {
+	struct iocoro *co = *state;
 	uint32_t ids[12] = { 0 };
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
 	/* the first submit fails: nothing started */
 	fk.submit_rets[0] = -ENOMEM;
 	fk.nr_submit_rets = 1;
-	assert_int_equal(L(iocoro_start_many(&co, 0, ids, 3)), -ENOMEM);
+	assert_int_equal(L(iocoro_start_many(co, 0, ids, 3)), -ENOMEM);
 
 	/* the ring fills, the kernel takes nothing: 8 of 12 queued */
 	fake_reset();
-	ring_up(&co);
+	ring_up(co);
 	fk.submit_rets[0] = 0;
 	fk.nr_submit_rets = 1;
-	assert_int_equal(L(iocoro_start_many(&co, 0, ids, 12)), 8);
+	assert_int_equal(L(iocoro_start_many(co, 0, ids, 12)), 8);
 
 	/* a failure once some were queued reports those */
 	fake_reset();
-	ring_up(&co);
+	ring_up(co);
 	fk.submit_rets[0] = -EINTR;
 	fk.nr_submit_rets = 1;
-	assert_int_equal(L(iocoro_start_many(&co, 0, ids, 12)), 8);
+	assert_int_equal(L(iocoro_start_many(co, 0, ids, 12)), 8);
 }
 
 /* -------------------------------------------------------------- wait */
 
 static void test_wait_deadline_whole_call(void **state)
 {
+	struct iocoro *co = *state;
 	struct __kernel_timespec ts = { .tv_sec = 0, .tv_nsec = 50000005 };
 	struct iocoro_done done;
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
 	/* three CQEs that end no coroutine, then nothing */
 	fake_post_cqe(UD(OP, 0, 5), -ENOENT, 0);
 	fake_post_cqe(UD(OP, 0, 5), -EIO, 0);
 	fake_post_cqe(UD(OP, 1, 6), -EPIPE, 0);
-	assert_int_equal(L(iocoro_wait(&co, &done, &ts)), -ETIME);
+	assert_int_equal(L(iocoro_wait(co, &done, &ts)), -ETIME);
 	assert_true(fk.nr_wait >= 4);
 	/* each wait got what was left of the 50 ms, not 50 ms again */
 	assert_ptr_not_equal(fk.last_ts, &ts);
@@ -126,17 +116,15 @@ static void test_wait_deadline_whole_call(void **state)
  */
 static void test_wait_early_etime(void **state)
 {
+	struct iocoro *co = *state;
 	struct __kernel_timespec ts = { .tv_nsec = 30 * 1000 * 1000 };
 	struct iocoro_done done;
 	struct timespec t0, t1;
-	struct iocoro co;
 	double ms;
 
-	(void)state;
-	ring_up(&co);
 	/* the fake answers -ETIME at once while the CQ is empty */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	assert_int_equal(L(iocoro_wait(&co, &done, &ts)), -ETIME);
+	assert_int_equal(L(iocoro_wait(co, &done, &ts)), -ETIME);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
 	     (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
@@ -144,41 +132,37 @@ static void test_wait_early_etime(void **state)
 	assert_true(fk.nr_wait > 1);
 	/* an end that comes meanwhile is returned */
 	fake_post_cqe(UD(END, 0, 4), 1, 0);
-	assert_int_equal(L(iocoro_wait(&co, &done, &ts)), 0);
+	assert_int_equal(L(iocoro_wait(co, &done, &ts)), 0);
 	assert_int_equal(done.id, 4);
 }
 
 static void test_wait_deadline_zero(void **state)
 {
+	struct iocoro *co = *state;
 	struct __kernel_timespec ts = { 0 };
 	struct iocoro_done done;
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
 	fake_post_cqe(UD(END, 0, 9), 3, 0);
 	/* what is there is reaped, even with no time */
-	assert_int_equal(L(iocoro_wait(&co, &done, &ts)), 0);
+	assert_int_equal(L(iocoro_wait(co, &done, &ts)), 0);
 	assert_int_equal(done.id, 9);
-	assert_int_equal(L(iocoro_wait(&co, &done, &ts)), -ETIME);
+	assert_int_equal(L(iocoro_wait(co, &done, &ts)), -ETIME);
 	assert_int_equal(fk.last_ts_val.tv_sec, 0);
 	assert_int_equal(fk.last_ts_val.tv_nsec, 0);
 }
 
 static void test_wait_many_takes_what_is_there(void **state)
 {
+	struct iocoro *co = *state;
 	struct iocoro_done done[8];
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
 	fake_post_cqe(UD(END, 0, 1), 10, 0);
 	fake_post_cqe(UD(STEP, 1, 2), -ELOOP, 0);
 	fake_post_cqe(UD(OP, 0, 3), -EBADF, 0);	/* progress: consumed */
 	fake_post_cqe(UD(END, 2, 3), 30, 0);
 	fake_post_cqe(0x1234, 0, 0);			/* the application's */
 	fake_post_cqe(UD(END, 0, 4), 40, 0);
-	assert_int_equal(L(iocoro_wait_many(&co, done, 8, NULL)), 3);
+	assert_int_equal(L(iocoro_wait_many(co, done, 8, NULL)), 3);
 	assert_int_equal(done[0].id, 1);
 	assert_int_equal(done[0].res, 10);
 	assert_int_equal(done[0].how, IOCORO_FINISHED);
@@ -192,111 +176,99 @@ static void test_wait_many_takes_what_is_there(void **state)
 	/* one wait; the application's CQE and what follows stay */
 	assert_int_equal(fk.nr_wait, 1);
 	assert_int_equal(fake_cq_pending(), 2);
-	assert_int_equal(L(iocoro_wait_many(&co, done, 8, NULL)), -ENOMSG);
+	assert_int_equal(L(iocoro_wait_many(co, done, 8, NULL)), -ENOMSG);
 	assert_int_equal(fake_cq_pending(), 2);
 }
 
 static void test_wait_many_at_most_nr(void **state)
 {
+	struct iocoro *co = *state;
 	struct iocoro_done done[2];
-	struct iocoro co;
 	unsigned int i;
 
-	(void)state;
-	ring_up(&co);
 	for (i = 0; i < 5; i++)
 		fake_post_cqe(UD(END, 0, i), (int)i, 0);
-	assert_int_equal(L(iocoro_wait_many(&co, done, 2, NULL)), 2);
+	assert_int_equal(L(iocoro_wait_many(co, done, 2, NULL)), 2);
 	assert_int_equal(done[1].id, 1);
-	assert_int_equal(L(iocoro_wait_many(&co, done, 1, NULL)), 1);
+	assert_int_equal(L(iocoro_wait_many(co, done, 1, NULL)), 1);
 	assert_int_equal(done[0].id, 2);
 	assert_int_equal(fake_cq_pending(), 2);
 }
 
 static void test_wait_many_errors(void **state)
 {
+	struct iocoro *co = *state;
 	struct __kernel_timespec ts = { .tv_nsec = 1000 };
 	struct iocoro_done done[2];
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
-	assert_int_equal(L(iocoro_wait_many(&co, done, 2, &ts)), -ETIME);
-	assert_int_equal(L(iocoro_wait_many(&co, done, 0, &ts)), -EINVAL);
+	assert_int_equal(L(iocoro_wait_many(co, done, 2, &ts)), -ETIME);
+	assert_int_equal(L(iocoro_wait_many(co, done, 0, &ts)), -EINVAL);
 	assert_int_equal(L(iocoro_wait_many(NULL, done, 2, &ts)), -EINVAL);
-	assert_int_equal(L(iocoro_wait_many(&co, NULL, 2, &ts)), -EINVAL);
+	assert_int_equal(L(iocoro_wait_many(co, NULL, 2, &ts)), -EINVAL);
 	fk.wait_err = -EINTR;
-	assert_int_equal(L(iocoro_wait_many(&co, done, 2, &ts)), -EINTR);
+	assert_int_equal(L(iocoro_wait_many(co, done, 2, &ts)), -EINTR);
 }
 
 /* ------------------------------------------------------------ cancel */
 
 static void test_cancel_every_request_of_the_id(void **state)
 {
+	struct iocoro *co = *state;
 	struct iocoro_done done;
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
-	co.nr_progs = 3;
+	co->nr_progs = 3;
 	fake_inflight(UD(STEP, 2, 5));	/* waits in an op, program 2 next */
 	fake_inflight(UD(OP, 0, 5));	/* an op of its own */
 	fake_inflight(UD(STEP, 2, 6));	/* another coroutine */
 	fake_inflight(UD(OP, 0, 6));
-	assert_int_equal(L(iocoro_cancel(&co, 5)), 2);
+	assert_int_equal(L(iocoro_cancel(co, 5)), 2);
 	assert_int_equal(fk.nr_inflight, 2);
 	/* by user_data, every match: one call per kind and program */
 	assert_int_equal(fk.nr_sync_cancel, 2 * 3);
 	assert_int_equal(fk.sync_cancel_flags, IORING_ASYNC_CANCEL_ALL);
 	/* its end: the step's -ECANCELED; the op's CQE is consumed */
-	assert_int_equal(L(iocoro_wait(&co, &done, NULL)), 0);
+	assert_int_equal(L(iocoro_wait(co, &done, NULL)), 0);
 	assert_int_equal(done.id, 5);
 	assert_int_equal(done.res, -ECANCELED);
 	assert_int_equal(done.how, IOCORO_FAILED);
 	assert_int_equal(done.prog, 2);
 	assert_int_equal(fake_cq_pending(), 1);
 	/* nothing left of it */
-	assert_int_equal(L(iocoro_cancel(&co, 5)), -ENOENT);
+	assert_int_equal(L(iocoro_cancel(co, 5)), -ENOENT);
 	assert_int_equal(fk.nr_inflight, 2);
 }
 
 static void test_cancel_without_attach(void **state)
 {
-	struct iocoro co;
+	struct iocoro *co = *state;
 
-	(void)state;
-	ring_up(&co);
 	/* no kinds attached by iocoro_attach(): every kind a step can name */
 	fake_inflight(UD(STEP, IOCORO_MAX_PROGS - 1, 8));
-	assert_int_equal(L(iocoro_cancel(&co, 8)), 1);
+	assert_int_equal(L(iocoro_cancel(co, 8)), 1);
 	assert_int_equal(fk.nr_sync_cancel, 2 * IOCORO_MAX_PROGS);
 }
 
 static void test_cancel_errors(void **state)
 {
-	struct iocoro co;
+	struct iocoro *co = *state;
 
-	(void)state;
-	ring_up(&co);
 	assert_int_equal(L(iocoro_cancel(NULL, 1)), -EINVAL);
-	assert_int_equal(L(iocoro_cancel(&co, 1)), -ENOENT);
+	assert_int_equal(L(iocoro_cancel(co, 1)), -ENOENT);
 	fk.reg_err[IORING_REGISTER_SYNC_CANCEL] = -EFAULT;
-	assert_int_equal(L(iocoro_cancel(&co, 1)), -EFAULT);
+	assert_int_equal(L(iocoro_cancel(co, 1)), -EFAULT);
 }
 
 /* ---------------------------------------------- skel_load, map_mmap */
 
 static void test_skel_load_bad_args(void **state)
 {
+	struct iocoro *co = *state;
 	struct runtime_progs_bpf *skel = runtime_progs_bpf__open();
-	struct iocoro co;
 
-	(void)state;
 	assert_non_null(skel);
-	ring_up(&co);
 	assert_int_equal(L(iocoro_skel_load(NULL, skel->skeleton, NULL)),
 			 -EINVAL);
-	assert_int_equal(L(iocoro_skel_load(&co, NULL, NULL)), -EINVAL);
+	assert_int_equal(L(iocoro_skel_load(co, NULL, NULL)), -EINVAL);
 	assert_int_equal(fk.nr_reg, 0);
 	assert_int_equal(fk.nr_link_calls, 0);
 	runtime_progs_bpf__destroy(skel);
@@ -304,19 +276,17 @@ static void test_skel_load_bad_args(void **state)
 
 static void test_skel_load_stock(void **state)
 {
+	struct iocoro *co = *state;
 	struct runtime_progs_bpf *skel = runtime_progs_bpf__open();
-	struct iocoro co;
 
-	(void)state;
 	assert_non_null(skel);
-	ring_up(&co);
 	fk.stock = true;
 	/* refused before anything is loaded or attached */
-	assert_int_equal(L(iocoro_skel_load(&co, skel->skeleton, NULL)),
+	assert_int_equal(L(iocoro_skel_load(co, skel->skeleton, NULL)),
 			 -EOPNOTSUPP);
 	assert_int_equal(fk.nr_load, 0);
 	assert_int_equal(fk.nr_link_calls, 0);
-	assert_int_equal(co.nr_progs, 0);
+	assert_int_equal(co->nr_progs, 0);
 	runtime_progs_bpf__destroy(skel);
 }
 
@@ -398,30 +368,22 @@ static void test_prep_kind(void **state)
 	assert_int_equal(sqe.splice_fd_in, 0);
 }
 
-#define T(f) cmocka_unit_test_setup(f, reset)
-
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		T(test_start_many_one_submit),
-		T(test_start_many_more_than_the_ring),
-		T(test_start_many_bad_args),
-		T(test_start_many_submit_error),
-		T(test_wait_deadline_whole_call),
-		T(test_wait_deadline_zero),
-		T(test_wait_early_etime),
-		T(test_wait_many_takes_what_is_there),
-		T(test_wait_many_at_most_nr),
-		T(test_wait_many_errors),
-		T(test_cancel_every_request_of_the_id),
-		T(test_cancel_without_attach),
-		T(test_cancel_errors),
-		T(test_skel_load_bad_args),
-		T(test_skel_load_stock),
-		T(test_map_mmap_errors),
-		T(test_kind_bad_args),
-		T(test_prep_kind),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
-}
+UNIT_MAIN("runtime_calls",
+	  R(test_start_many_one_submit),
+	  R(test_start_many_more_than_the_ring),
+	  R(test_start_many_bad_args),
+	  R(test_start_many_submit_error),
+	  R(test_wait_deadline_whole_call),
+	  R(test_wait_deadline_zero),
+	  R(test_wait_early_etime),
+	  R(test_wait_many_takes_what_is_there),
+	  R(test_wait_many_at_most_nr),
+	  R(test_wait_many_errors),
+	  R(test_cancel_every_request_of_the_id),
+	  R(test_cancel_without_attach),
+	  R(test_cancel_errors),
+	  R(test_skel_load_bad_args),
+	  R(test_skel_load_stock),
+	  T(test_map_mmap_errors),
+	  T(test_kind_bad_args),
+	  T(test_prep_kind))

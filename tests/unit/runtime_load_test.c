@@ -203,7 +203,7 @@ static void test_load_errors(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(errs); i++) {
 		struct runtime_progs_bpf *skel = open_skel();
 
 		fake_reset();
@@ -274,17 +274,15 @@ static void test_prog_index_typed_by_hand(void **state)
 
 static void test_attach_object_ok(void **state)
 {
+	struct iocoro *co = *state;
 	struct runtime_progs_bpf *skel = open_skel();
 	struct bpf_program *order[8];
-	struct iocoro co;
 	int i;
 
-	(void)state;
-	ring_up(&co);
 	assert_int_equal(L(iocoro_object_load(skel->obj, NULL)), NR_STEPS);
 	assert_int_equal(step_order(skel->obj, order), NR_STEPS);
 	fk.nr_reg = 0;
-	assert_int_equal(L(iocoro_attach_object(&co, skel->obj)), NR_STEPS);
+	assert_int_equal(L(iocoro_attach_object(co, skel->obj)), NR_STEPS);
 	/* each step as the kind iocoro_prog_index() names, by a link */
 	assert_int_equal(fk.nr_links, NR_STEPS);
 	for (i = 0; i < NR_STEPS; i++) {
@@ -294,30 +292,28 @@ static void test_attach_object_ok(void **state)
 		assert_int_equal(fk.links[kind].ring_fd, FAKE_RING_FD);
 		assert_int_equal(fk.links[kind].prog_fd,
 				 bpf_program__fd(order[i]));
-		assert_int_equal(co.links[kind], fk.links[kind].fd);
+		assert_int_equal(co->links[kind], fk.links[kind].fd);
 	}
 	assert_int_equal(fake_links_open(), NR_STEPS);
-	assert_int_equal(co.nr_progs, NR_STEPS);
+	assert_int_equal(co->nr_progs, NR_STEPS);
 	assert_int_equal(fk.nr_reg, 0);
-	iocoro_queue_exit(&co);
+	iocoro_queue_exit(co);
 	assert_int_equal(fake_links_open(), 0);
 	runtime_progs_bpf__destroy(skel);
 }
 
 static void test_attach_object_hole(void **state)
 {
+	struct iocoro *co = *state;
 	struct runtime_progs_bpf *skel = open_skel();
-	struct iocoro co;
 	int idx, i;
 
-	(void)state;
-	ring_up(&co);
 	assert_int_equal(L(iocoro_object_load(skel->obj, NULL)), NR_STEPS);
 	fk.unloaded_prog = "sleeper";
-	assert_int_equal(L(iocoro_attach_object(&co, skel->obj)), NR_STEPS);
+	assert_int_equal(L(iocoro_attach_object(co, skel->obj)), NR_STEPS);
 	idx = L(iocoro_prog_index(skel->obj, skel->progs.sleeper));
 	/* no link for the step that is not loaded, one for the others */
-	assert_int_equal(co.links[idx], -1);
+	assert_int_equal(co->links[idx], -1);
 	assert_int_equal(fk.nr_links, NR_STEPS - 1);
 	for (i = 0; i < (int)fk.nr_links; i++)
 		assert_int_not_equal(fk.links[i].kind, idx);
@@ -327,7 +323,7 @@ static void test_attach_object_hole(void **state)
 			break;
 	assert_true(i < (int)fk.nr_links);
 	assert_int_equal(fk.links[i].prog_fd, bpf_program__fd(skel->progs.coro));
-	assert_int_equal(co.links[idx], fk.links[i].fd);
+	assert_int_equal(co->links[idx], fk.links[i].fd);
 	runtime_progs_bpf__destroy(skel);
 }
 
@@ -362,63 +358,51 @@ static void test_attach_object_errors(void **state)
 /* an object's steps on a ring that has kinds from iocoro_attach*() */
 static void test_attach_object_busy(void **state)
 {
+	struct iocoro *co = *state;
 	struct runtime_progs_bpf *skel = open_skel();
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
 	assert_int_equal(L(iocoro_object_load(skel->obj, NULL)), NR_STEPS);
-	assert_int_equal(L(iocoro_attach_object(&co, skel->obj)), NR_STEPS);
-	assert_int_equal(L(iocoro_attach_object(&co, skel->obj)), -EBUSY);
+	assert_int_equal(L(iocoro_attach_object(co, skel->obj)), NR_STEPS);
+	assert_int_equal(L(iocoro_attach_object(co, skel->obj)), -EBUSY);
 	assert_int_equal(fk.nr_link_calls, NR_STEPS);
 	assert_int_equal(fake_links_open(), NR_STEPS);
 	/* after a detach, again */
-	assert_int_equal(L(iocoro_detach(&co)), 0);
-	assert_int_equal(L(iocoro_attach_object(&co, skel->obj)), NR_STEPS);
+	assert_int_equal(L(iocoro_detach(co)), 0);
+	assert_int_equal(L(iocoro_attach_object(co, skel->obj)), NR_STEPS);
 	assert_int_equal(fake_links_open(), NR_STEPS);
 	runtime_progs_bpf__destroy(skel);
 }
 
 static void test_attach_object_too_many(void **state)
 {
+	struct iocoro *co = *state;
 	struct many_bpf *skel = many_bpf__open();
-	struct iocoro co;
 
-	(void)state;
 	assert_non_null(skel);
-	ring_up(&co);
 	assert_int_equal(L(iocoro_object_load(skel->obj, NULL)),
 			 IOCORO_MAX_PROGS + 1);
-	assert_int_equal(L(iocoro_attach_object(&co, skel->obj)), -E2BIG);
+	assert_int_equal(L(iocoro_attach_object(co, skel->obj)), -E2BIG);
 	assert_int_equal(fk.nr_link_calls, 0);
-	assert_int_equal(co.nr_progs, 0);
+	assert_int_equal(co->nr_progs, 0);
 	many_bpf__destroy(skel);
 }
 
-#define T(f) cmocka_unit_test_setup(f, reset)
-
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		T(test_prepare_steps),
-		T(test_prepare_log_buf),
-		T(test_prepare_no_steps),
-		T(test_prepare_stock),
-		T(test_prepare_bad_args),
-		T(test_prepare_old_opts),
-		T(test_prepare_libbpf_errors),
-		T(test_load_ok),
-		T(test_load_verifier_failure),
-		T(test_load_errors),
-		T(test_load_stock),
-		T(test_prog_index),
-		T(test_prog_index_typed_by_hand),
-		T(test_attach_object_ok),
-		T(test_attach_object_hole),
-		T(test_attach_object_errors),
-		T(test_attach_object_busy),
-		T(test_attach_object_too_many),
-	};
-
-	return cmocka_run_group_tests_name("runtime_load", tests, NULL, NULL);
-}
+UNIT_MAIN("runtime_load",
+	  T(test_prepare_steps),
+	  T(test_prepare_log_buf),
+	  T(test_prepare_no_steps),
+	  T(test_prepare_stock),
+	  T(test_prepare_bad_args),
+	  T(test_prepare_old_opts),
+	  T(test_prepare_libbpf_errors),
+	  T(test_load_ok),
+	  T(test_load_verifier_failure),
+	  T(test_load_errors),
+	  T(test_load_stock),
+	  T(test_prog_index),
+	  T(test_prog_index_typed_by_hand),
+	  R(test_attach_object_ok),
+	  R(test_attach_object_hole),
+	  T(test_attach_object_errors),
+	  R(test_attach_object_busy),
+	  R(test_attach_object_too_many))

@@ -37,20 +37,18 @@ static int on_cqe(struct iocoro *co, const struct io_uring_cqe *cqe,
 /* ends to ->done, the application's CQEs to ->cqe, a step's op consumed */
 static void test_reap_dispatch(void **state)
 {
+	struct iocoro *co = *state;
 	struct seen s = { 0 };
 	const struct iocoro_handlers h = {
 		.done = on_done, .cqe = on_cqe, .arg = &s,
 	};
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
 	fake_post_cqe(iocoro_ud(IOCORO_UD_END, 1, 7), 42, 0);
 	fake_post_cqe(0x1234, 5, 0);
 	fake_post_cqe(iocoro_ud(IOCORO_UD_OP, 0, 7), -EIO, 0);
 	fake_post_cqe(iocoro_ud(IOCORO_UD_STEP, 2, 9), -ELOOP, 0);
 	fake_post_cqe(iocoro_ud(IOCORO_UD_STEP, 0, 3), 11, 0);
-	assert_int_equal(L(iocoro_reap(&co, &h)), 5);
+	assert_int_equal(L(iocoro_reap(co, &h)), 5);
 	assert_int_equal(fake_cq_pending(), 0);
 	assert_int_equal(s.nr_done, 3);
 	assert_int_equal(s.done[0].id, 7);
@@ -65,48 +63,44 @@ static void test_reap_dispatch(void **state)
 	assert_int_equal(s.nr_cqe, 1);
 	assert_true(s.cqe_ud[0] == 0x1234);
 	/* nothing there: nothing handled, no system call */
-	assert_int_equal(L(iocoro_reap(&co, &h)), 0);
+	assert_int_equal(L(iocoro_reap(co, &h)), 0);
 	assert_int_equal(fk.nr_submit, 0);
 }
 
 /* without ->cqe, an application CQE stops the reap and stays */
 static void test_reap_foreign_stops(void **state)
 {
+	struct iocoro *co = *state;
 	struct seen s = { 0 };
 	const struct iocoro_handlers h = { .done = on_done, .arg = &s };
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
 	fake_post_cqe(iocoro_ud(IOCORO_UD_END, 0, 1), 0, 0);
 	fake_post_cqe(0x99, 0, 0);
 	fake_post_cqe(iocoro_ud(IOCORO_UD_END, 0, 2), 0, 0);
-	assert_int_equal(L(iocoro_reap(&co, &h)), -ENOMSG);
+	assert_int_equal(L(iocoro_reap(co, &h)), -ENOMSG);
 	assert_int_equal(s.nr_done, 1);
 	assert_int_equal(fake_cq_pending(), 2);
-	io_uring_cq_advance(&co.ring, 1);
-	assert_int_equal(L(iocoro_reap(&co, &h)), 1);
+	io_uring_cq_advance(&co->ring, 1);
+	assert_int_equal(L(iocoro_reap(co, &h)), 1);
 	assert_int_equal(s.done[1].id, 2);
 }
 
 /* a handler's error stops the reap: its CQE consumed, the rest stay */
 static void test_reap_handler_error(void **state)
 {
+	struct iocoro *co = *state;
 	struct seen s = { .done_ret = -EIO };
 	const struct iocoro_handlers h = {
 		.done = on_done, .cqe = on_cqe, .arg = &s,
 	};
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
 	fake_post_cqe(iocoro_ud(IOCORO_UD_END, 0, 1), 0, 0);
 	fake_post_cqe(iocoro_ud(IOCORO_UD_END, 0, 2), 0, 0);
-	assert_int_equal(L(iocoro_reap(&co, &h)), -EIO);
+	assert_int_equal(L(iocoro_reap(co, &h)), -EIO);
 	assert_int_equal(s.nr_done, 1);
 	assert_int_equal(fake_cq_pending(), 1);
 	assert_int_equal(L(iocoro_reap(NULL, &h)), -EINVAL);
-	assert_int_equal(L(iocoro_reap(&co, NULL)), -EINVAL);
+	assert_int_equal(L(iocoro_reap(co, NULL)), -EINVAL);
 }
 
 /* a failed step on a kernel without the series: -EOPNOTSUPP */
@@ -128,21 +122,19 @@ static void test_reap_stock(void **state)
 /* queued starts go with the turn's one submit, their budget the ring's */
 static void test_submit_and_reap(void **state)
 {
+	struct iocoro *co = *state;
 	struct seen s = { 0 };
 	const struct iocoro_handlers h = { .done = on_done, .arg = &s };
 	struct io_uring_sqe *sqe;
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
-	assert_int_equal(L(iocoro_set_budget(&co, 5)), 0);
-	assert_non_null(iocoro_queue_start(&co, 1, 10));
-	sqe = iocoro_queue_start(&co, 2, 11);
+	assert_int_equal(L(iocoro_set_budget(co, 5)), 0);
+	assert_non_null(iocoro_queue_start(co, 1, 10));
+	sqe = iocoro_queue_start(co, 2, 11);
 	assert_non_null(sqe);
 	sqe->len = 9;
 	assert_int_equal(fk.nr_submit, 0);
 	fake_post_cqe(iocoro_ud(IOCORO_UD_END, 1, 10), 0, 0);
-	assert_int_equal(L(iocoro_submit_and_reap(&co, 1, &h)), 1);
+	assert_int_equal(L(iocoro_submit_and_reap(co, 1, &h)), 1);
 	assert_int_equal(fk.nr_submit_and_wait, 1);
 	assert_int_equal(fk.last_wait_nr, 1);
 	assert_int_equal(fk.nr_submitted, 2);
@@ -155,28 +147,26 @@ static void test_submit_and_reap(void **state)
 /* what the wait's errors do to the reap */
 static void test_submit_and_reap_errors(void **state)
 {
+	struct iocoro *co = *state;
 	struct seen s = { 0 };
 	const struct iocoro_handlers h = { .done = on_done, .arg = &s };
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
 	/* a signal ended the wait: what is there is reaped */
 	fk.submit_rets[fk.nr_submit_rets++] = -EINTR;
 	fake_post_cqe(iocoro_ud(IOCORO_UD_END, 0, 1), 0, 0);
-	assert_int_equal(L(iocoro_submit_and_reap(&co, 1, &h)), 1);
+	assert_int_equal(L(iocoro_submit_and_reap(co, 1, &h)), 1);
 	fk.submit_rets[fk.nr_submit_rets++] = -EINTR;
-	assert_int_equal(L(iocoro_submit_and_reap(&co, 1, &h)), 0);
+	assert_int_equal(L(iocoro_submit_and_reap(co, 1, &h)), 0);
 	/* no room: reap what is there; the error when nothing is */
 	fk.submit_rets[fk.nr_submit_rets++] = -EBUSY;
 	fake_post_cqe(iocoro_ud(IOCORO_UD_END, 0, 2), 0, 0);
-	assert_int_equal(L(iocoro_submit_and_reap(&co, 1, &h)), 1);
+	assert_int_equal(L(iocoro_submit_and_reap(co, 1, &h)), 1);
 	fk.submit_rets[fk.nr_submit_rets++] = -EBUSY;
-	assert_int_equal(L(iocoro_submit_and_reap(&co, 1, &h)), -EBUSY);
+	assert_int_equal(L(iocoro_submit_and_reap(co, 1, &h)), -EBUSY);
 	/* another error: returned, the CQ left alone */
 	fk.submit_rets[fk.nr_submit_rets++] = -EFAULT;
 	fake_post_cqe(iocoro_ud(IOCORO_UD_END, 0, 3), 0, 0);
-	assert_int_equal(L(iocoro_submit_and_reap(&co, 1, &h)), -EFAULT);
+	assert_int_equal(L(iocoro_submit_and_reap(co, 1, &h)), -EFAULT);
 	assert_int_equal(fake_cq_pending(), 1);
 	assert_int_equal(s.nr_done, 2);
 }
@@ -184,14 +174,12 @@ static void test_submit_and_reap_errors(void **state)
 /* a full SQ ring: no SQE, nothing queued */
 static void test_queue_start_full(void **state)
 {
-	struct iocoro co;
+	struct iocoro *co = *state;
 	unsigned int n = 0;
 
-	(void)state;
-	ring_up(&co);
-	while (iocoro_queue_start(&co, 0, n))
+	while (iocoro_queue_start(co, 0, n))
 		n++;
-	assert_int_equal(n, co.ring.sq.ring_entries);
+	assert_int_equal(n, co->ring.sq.ring_entries);
 	assert_int_equal(fk.nr_submit, 0);
 }
 
@@ -224,20 +212,12 @@ static void test_window(void **state)
 	assert_int_equal(L(iocoro_window_init(NULL, 1)), -EINVAL);
 }
 
-#define T(f) cmocka_unit_test_setup(f, reset)
-
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		T(test_reap_dispatch),
-		T(test_reap_foreign_stops),
-		T(test_reap_handler_error),
-		T(test_reap_stock),
-		T(test_submit_and_reap),
-		T(test_submit_and_reap_errors),
-		T(test_queue_start_full),
-		T(test_window),
-	};
-
-	return cmocka_run_group_tests_name("runtime_reap", tests, NULL, NULL);
-}
+UNIT_MAIN("runtime_reap",
+	  R(test_reap_dispatch),
+	  R(test_reap_foreign_stops),
+	  R(test_reap_handler_error),
+	  T(test_reap_stock),
+	  R(test_submit_and_reap),
+	  R(test_submit_and_reap_errors),
+	  R(test_queue_start_full),
+	  T(test_window))

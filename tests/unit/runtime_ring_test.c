@@ -156,7 +156,7 @@ static void test_init_errors(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(errs); i++) {
 		fake_reset();
 		fk.init_err = errs[i];
 		/* on the patched kernel, an -EINVAL stays -EINVAL */
@@ -181,39 +181,35 @@ static void test_init_null(void **state)
 
 static void test_queue_exit(void **state)
 {
-	struct iocoro co;
+	struct iocoro *co = *state;
 
-	(void)state;
-	ring_up(&co);
-	assert_int_equal(L(iocoro_attach(&co, (int[]){ 3, -1, 4 }, 3)), 0);
+	assert_int_equal(L(iocoro_attach(co, (int[]){ 3, -1, 4 }, 3)), 0);
 	assert_int_equal(fake_links_open(), 2);
 	errno = ERRNO_CANARY;
-	iocoro_queue_exit(&co);
+	iocoro_queue_exit(co);
 	assert_int_equal(errno, ERRNO_CANARY);
 	assert_int_equal(fk.nr_exit, 1);
 	/* the links went first: no kind runs on a ring that is going */
 	assert_int_equal(fk.links_open_at_exit, 0);
 	assert_int_equal(fake_links_open(), 0);
-	assert_int_equal(co.nr_progs, 0);
-	assert_int_equal(co.ring.ring_fd, 0);
+	assert_int_equal(co->nr_progs, 0);
+	assert_int_equal(co->ring.ring_fd, 0);
 	iocoro_queue_exit(NULL);
 	assert_int_equal(fk.nr_exit, 1);
 }
 
 static void test_queue_exit_after_detach(void **state)
 {
-	struct iocoro co;
+	struct iocoro *co = *state;
 	int fd;
 
-	(void)state;
-	ring_up(&co);
-	assert_int_equal(L(iocoro_attach(&co, (int[]){ 3 }, 1)), 0);
-	assert_int_equal(L(iocoro_detach(&co)), 0);
+	assert_int_equal(L(iocoro_attach(co, (int[]){ 3 }, 1)), 0);
+	assert_int_equal(L(iocoro_detach(co)), 0);
 	assert_false(fake_link_open(0));
 	/* the application's next fd may get the link's number */
 	fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	assert_true(fd >= 0);
-	iocoro_queue_exit(&co);
+	iocoro_queue_exit(co);
 	/* the detached link is not closed a second time */
 	assert_int_not_equal(fcntl(fd, F_GETFD), -1);
 	assert_int_equal(fk.nr_exit, 1);
@@ -222,11 +218,9 @@ static void test_queue_exit_after_detach(void **state)
 
 static void test_queue_exit_no_kinds(void **state)
 {
-	struct iocoro co;
+	struct iocoro *co = *state;
 
-	(void)state;
-	ring_up(&co);
-	iocoro_queue_exit(&co);
+	iocoro_queue_exit(co);
 	assert_int_equal(fk.nr_exit, 1);
 	assert_int_equal(fk.nr_link_calls, 0);
 }
@@ -277,7 +271,7 @@ static void test_strerror_distinct(void **state)
 	static const int errs[] = { EOPNOTSUPP, ELOOP, ENXIO, EBADF, EBUSY,
 		EPERM, EINVAL, EACCES, ENOSPC, ENOMSG, ETIME,
 		ECANCELED, E2BIG, EPROTO };
-	size_t i, j, n = sizeof(errs) / sizeof(errs[0]);
+	size_t i, j, n = ARRAY_SIZE(errs);
 
 	(void)state;
 	for (i = 0; i < n; i++)
@@ -286,30 +280,22 @@ static void test_strerror_distinct(void **state)
 						L(iocoro_strerror(errs[j])));
 }
 
-#define T(f) cmocka_unit_test_setup(f, reset)
-
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		T(test_probe_patched),
-		T(test_probe_stock),
-		T(test_probe_no_io_uring),
-		T(test_init_ok),
-		T(test_init_keeps_caller_flags),
-		T(test_init_sqpoll),
-		T(test_init_iopoll),
-		T(test_init_sqe128),
-		T(test_init_stock),
-		T(test_init_old_kernel),
-		T(test_init_errors),
-		T(test_init_null),
-		T(test_queue_exit),
-		T(test_queue_exit_after_detach),
-		T(test_queue_exit_no_kinds),
-		T(test_strerror_no_kernel),
-		T(test_strerror_iocoro_meanings),
-		T(test_strerror_distinct),
-	};
-
-	return cmocka_run_group_tests_name("runtime_ring", tests, NULL, NULL);
-}
+UNIT_MAIN("runtime_ring",
+	  T(test_probe_patched),
+	  T(test_probe_stock),
+	  T(test_probe_no_io_uring),
+	  T(test_init_ok),
+	  T(test_init_keeps_caller_flags),
+	  T(test_init_sqpoll),
+	  T(test_init_iopoll),
+	  T(test_init_sqe128),
+	  T(test_init_stock),
+	  T(test_init_old_kernel),
+	  T(test_init_errors),
+	  T(test_init_null),
+	  R(test_queue_exit),
+	  R(test_queue_exit_after_detach),
+	  R(test_queue_exit_no_kinds),
+	  T(test_strerror_no_kernel),
+	  T(test_strerror_iocoro_meanings),
+	  T(test_strerror_distinct))

@@ -21,13 +21,11 @@ static struct runtime_progs_bpf *open_skel(void)
 
 static void test_start_state_ok(void **state)
 {
+	struct iocoro *co = *state;
 	struct runtime_progs_bpf *skel = open_skel();
 	struct { __u32 step; __s32 fd; __u64 buf; } st = { 0, -1, 0x1000 };
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
-	assert_int_equal(L(iocoro_start_state(&co, 2, 3, skel->maps.states, &st,
+	assert_int_equal(L(iocoro_start_state(co, 2, 3, skel->maps.states, &st,
 					    sizeof(st))), 0);
 	assert_int_equal(fk.nr_map_update, 1);
 	assert_int_equal(fk.map_key, 3);
@@ -41,14 +39,12 @@ static void test_start_state_ok(void **state)
 /* the state's start carries the budget as iocoro_start()'s does */
 static void test_start_state_budget(void **state)
 {
+	struct iocoro *co = *state;
 	struct runtime_progs_bpf *skel = open_skel();
 	char st[16] = { 0 };
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
-	assert_int_equal(L(iocoro_set_budget(&co, 3)), 0);
-	assert_int_equal(L(iocoro_start_state(&co, 1, 2, skel->maps.states, st,
+	assert_int_equal(L(iocoro_set_budget(co, 3)), 0);
+	assert_int_equal(L(iocoro_start_state(co, 1, 2, skel->maps.states, st,
 					    sizeof(st))), 0);
 	check_start_sqe(&fk.submitted[0], 1, 2, 3);
 	runtime_progs_bpf__destroy(skel);
@@ -56,27 +52,25 @@ static void test_start_state_budget(void **state)
 
 static void test_start_state_errors(void **state)
 {
+	struct iocoro *co = *state;
 	struct runtime_progs_bpf *skel = open_skel();
 	__u64 small = 0;
 	char big[16] = { 0 };
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
 	/* the value must be the map's value size */
-	assert_int_equal(L(iocoro_start_state(&co, 0, 1, skel->maps.states,
+	assert_int_equal(L(iocoro_start_state(co, 0, 1, skel->maps.states,
 					    &small, sizeof(small))), -EINVAL);
 	/* the kernel's refusal (an id out of the array) */
 	fk.map_err = -E2BIG;
-	assert_int_equal(L(iocoro_start_state(&co, 0, 9, skel->maps.states, big,
+	assert_int_equal(L(iocoro_start_state(co, 0, 9, skel->maps.states, big,
 					    sizeof(big))), -E2BIG);
 	/* nothing was started */
 	assert_int_equal(fk.nr_submit, 0);
-	assert_int_equal(L(iocoro_start_state(&co, 0, 1, NULL, big, sizeof(big))),
+	assert_int_equal(L(iocoro_start_state(co, 0, 1, NULL, big, sizeof(big))),
 			 -EINVAL);
-	assert_int_equal(L(iocoro_start_state(&co, 0, 1, skel->maps.states, NULL,
+	assert_int_equal(L(iocoro_start_state(co, 0, 1, skel->maps.states, NULL,
 					    sizeof(big))), -EINVAL);
-	assert_int_equal(L(iocoro_start_state(&co, 64, 1, skel->maps.states, big,
+	assert_int_equal(L(iocoro_start_state(co, 64, 1, skel->maps.states, big,
 					    sizeof(big))), -EINVAL);
 	/* the size mismatch was libbpf's finding, the E2BIG the kernel's */
 	assert_int_equal(fk.nr_map_update, 2);
@@ -85,13 +79,11 @@ static void test_start_state_errors(void **state)
 
 static void test_state_read(void **state)
 {
+	struct iocoro *co = *state;
 	struct runtime_progs_bpf *skel = open_skel();
 	char in[16] = "coroutine stat", out[16];
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
-	assert_int_equal(L(iocoro_start_state(&co, 0, 5, skel->maps.states, in,
+	assert_int_equal(L(iocoro_start_state(co, 0, 5, skel->maps.states, in,
 					    sizeof(in))), 0);
 	memset(out, 0, sizeof(out));
 	assert_int_equal(L(iocoro_state_read(skel->maps.states, 5, out,
@@ -109,13 +101,11 @@ static void test_state_read(void **state)
 
 static void test_wait_end(void **state)
 {
+	struct iocoro *co = *state;
 	struct iocoro_done done;
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
 	fake_post_cqe(iocoro_ud(IOCORO_UD_END, 4, 77), 1234, 0);
-	assert_int_equal(L(iocoro_wait(&co, &done, NULL)), 0);
+	assert_int_equal(L(iocoro_wait(co, &done, NULL)), 0);
 	assert_int_equal(done.id, 77);
 	assert_int_equal(done.res, 1234);
 	assert_int_equal(done.how, IOCORO_FINISHED);
@@ -127,16 +117,14 @@ static void test_wait_end(void **state)
 
 static void test_wait_failed_step(void **state)
 {
+	struct iocoro *co = *state;
 	static const int errs[] = { -ELOOP, -ECANCELED, -EBADF, -ENOENT };
 	struct iocoro_done done;
-	struct iocoro co;
 	size_t i;
 
-	(void)state;
-	ring_up(&co);
-	for (i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(errs); i++) {
 		fake_post_cqe(iocoro_ud(IOCORO_UD_STEP, 1, 9), errs[i], 0);
-		assert_int_equal(L(iocoro_wait(&co, &done, NULL)), 0);
+		assert_int_equal(L(iocoro_wait(co, &done, NULL)), 0);
 		assert_int_equal(done.id, 9);
 		assert_int_equal(done.res, errs[i]);
 		assert_int_equal(done.how, IOCORO_FAILED);
@@ -146,16 +134,14 @@ static void test_wait_failed_step(void **state)
 
 static void test_wait_skips_progress(void **state)
 {
+	struct iocoro *co = *state;
 	struct iocoro_done done;
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
 	/* two failed operations a step queued on its own */
 	fake_post_cqe(iocoro_ud(IOCORO_UD_OP, 0, 5), -ENOENT, 0);
 	fake_post_cqe(iocoro_ud(IOCORO_UD_OP, 1, 5), -EIO, 0);
 	fake_post_cqe(iocoro_ud(IOCORO_UD_END, 0, 5), -ENOENT, 0);
-	assert_int_equal(L(iocoro_wait(&co, &done, NULL)), 0);
+	assert_int_equal(L(iocoro_wait(co, &done, NULL)), 0);
 	assert_int_equal(done.how, IOCORO_FINISHED);
 	assert_int_equal(done.res, -ENOENT);
 	assert_int_equal(fake_cq_pending(), 0);
@@ -164,30 +150,26 @@ static void test_wait_skips_progress(void **state)
 
 static void test_wait_foreign_cqe(void **state)
 {
+	struct iocoro *co = *state;
 	struct iocoro_done done;
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
 	fake_post_cqe(0x1234, 0, 0);
 	fake_post_cqe(iocoro_ud(IOCORO_UD_END, 0, 1), 0, 0);
-	assert_int_equal(L(iocoro_wait(&co, &done, NULL)), -ENOMSG);
+	assert_int_equal(L(iocoro_wait(co, &done, NULL)), -ENOMSG);
 	/* left for the application */
 	assert_int_equal(fake_cq_pending(), 2);
-	io_uring_cq_advance(&co.ring, 1);
-	assert_int_equal(L(iocoro_wait(&co, &done, NULL)), 0);
+	io_uring_cq_advance(&co->ring, 1);
+	assert_int_equal(L(iocoro_wait(co, &done, NULL)), 0);
 	assert_int_equal(done.id, 1);
 }
 
 static void test_wait_timeout(void **state)
 {
+	struct iocoro *co = *state;
 	struct __kernel_timespec ts = { .tv_nsec = 20 * 1000 * 1000 };
 	struct iocoro_done done;
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
-	assert_int_equal(L(iocoro_wait(&co, &done, &ts)), -ETIME);
+	assert_int_equal(L(iocoro_wait(co, &done, &ts)), -ETIME);
 	/* waits of what was left of the 20 ms */
 	assert_non_null(fk.last_ts);
 	assert_int_equal(fk.last_ts_val.tv_sec, 0);
@@ -196,34 +178,30 @@ static void test_wait_timeout(void **state)
 
 static void test_wait_short_cq(void **state)
 {
+	struct iocoro *co = *state;
 	struct __kernel_timespec ts = { .tv_nsec = 1000 };
 	struct iocoro_done done;
-	struct iocoro co;
 
-	(void)state;
-	ring_up(&co);
 	/* only progress CQEs arrive, the end does not */
 	fake_post_cqe(iocoro_ud(IOCORO_UD_OP, 0, 5), -EIO, 0);
 	fake_post_cqe(iocoro_ud(IOCORO_UD_OP, 0, 6), -EIO, 0);
-	assert_int_equal(L(iocoro_wait(&co, &done, &ts)), -ETIME);
+	assert_int_equal(L(iocoro_wait(co, &done, &ts)), -ETIME);
 	assert_int_equal(fake_cq_pending(), 0);
 }
 
 static void test_wait_errors(void **state)
 {
+	struct iocoro *co = *state;
 	static const int errs[] = { -EINTR, -EBADR, -EFAULT, -EAGAIN };
 	struct iocoro_done done;
-	struct iocoro co;
 	size_t i;
 
-	(void)state;
-	ring_up(&co);
-	for (i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(errs); i++) {
 		fk.wait_err = errs[i];
-		assert_int_equal(L(iocoro_wait(&co, &done, NULL)), errs[i]);
+		assert_int_equal(L(iocoro_wait(co, &done, NULL)), errs[i]);
 	}
 	assert_int_equal(L(iocoro_wait(NULL, &done, NULL)), -EINVAL);
-	assert_int_equal(L(iocoro_wait(&co, NULL, NULL)), -EINVAL);
+	assert_int_equal(L(iocoro_wait(co, NULL, NULL)), -EINVAL);
 }
 
 static void test_wait_einval_stock(void **state)
@@ -295,25 +273,17 @@ static void test_cqe_done(void **state)
 	assert_int_equal(done.res, 5);
 }
 
-#define T(f) cmocka_unit_test_setup(f, reset)
-
-int main(void)
-{
-	const struct CMUnitTest tests[] = {
-		T(test_start_state_ok),
-		T(test_start_state_budget),
-		T(test_start_state_errors),
-		T(test_state_read),
-		T(test_wait_end),
-		T(test_wait_failed_step),
-		T(test_wait_skips_progress),
-		T(test_wait_foreign_cqe),
-		T(test_wait_timeout),
-		T(test_wait_short_cq),
-		T(test_wait_errors),
-		T(test_wait_einval_stock),
-		T(test_cqe_done),
-	};
-
-	return cmocka_run_group_tests_name("runtime_wait", tests, NULL, NULL);
-}
+UNIT_MAIN("runtime_wait",
+	  R(test_start_state_ok),
+	  R(test_start_state_budget),
+	  R(test_start_state_errors),
+	  R(test_state_read),
+	  R(test_wait_end),
+	  R(test_wait_failed_step),
+	  R(test_wait_skips_progress),
+	  R(test_wait_foreign_cqe),
+	  R(test_wait_timeout),
+	  R(test_wait_short_cq),
+	  R(test_wait_errors),
+	  T(test_wait_einval_stock),
+	  T(test_cqe_done))

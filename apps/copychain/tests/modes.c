@@ -23,6 +23,17 @@ static void run_cp(const char *opt, const char *src, const char *dst)
 	CHECK_EQ(system(cmd), 0);
 }
 
+/* SRC copied to DST by copychain and to CPD by cp: both get mode @want */
+static void copy_as_cp(struct run *r, const char *src, const char *dst,
+		       const char *cpd, mode_t want)
+{
+	run_copychain(r, src, dst, NULL);
+	CHECK_EQ(r->status, 0);
+	run_cp("", src, cpd);
+	CHECK_EQ(mode_of(dst), want);
+	CHECK_EQ(mode_of(dst), mode_of(cpd));
+}
+
 /*
  * Modes as cp without -p: umask 027 makes 666 640, setuid and setgid go,
  * an existing DST keeps its mode; a symlink DST keeps the link and gets
@@ -40,29 +51,17 @@ IOCORO_CASE(modes)
 
 	umask(027);
 	gen_file(src, 10000, 0666);
-	run_copychain(&r, src, dst, NULL);
-	CHECK_EQ(r.status, 0);
-	run_cp("", src, cpd);
-	CHECK_EQ(mode_of(dst), 0640);
-	CHECK_EQ(mode_of(dst), mode_of(cpd));
+	copy_as_cp(&r, src, dst, cpd, 0640);
 	unlink(dst);
 	unlink(cpd);
 
 	CHECK_SYS(chmod(src, 06755));
-	run_copychain(&r, src, dst, NULL);
-	CHECK_EQ(r.status, 0);
-	run_cp("", src, cpd);
-	CHECK_EQ(mode_of(dst), 0750);
-	CHECK_EQ(mode_of(dst), mode_of(cpd));
+	copy_as_cp(&r, src, dst, cpd, 0750);
 
 	/* an existing DST keeps its mode (like cp) */
 	CHECK_SYS(chmod(dst, 0604));
 	CHECK_SYS(chmod(cpd, 0604));
-	run_copychain(&r, src, dst, NULL);
-	CHECK_EQ(r.status, 0);
-	run_cp("", src, cpd);
-	CHECK_EQ(mode_of(dst), 0604);
-	CHECK_EQ(mode_of(dst), mode_of(cpd));
+	copy_as_cp(&r, src, dst, cpd, 0604);
 	CHECK_EQ(same_bytes(src, dst), 0);
 	unlink(cpd);
 

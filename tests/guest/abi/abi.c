@@ -11,6 +11,14 @@ struct abi_bpf *skel_load(void)
 	return SKEL_LOAD(abi_bpf);
 }
 
+void abi_down(struct io_uring *ring, struct abi_bpf *skel, int link)
+{
+	if (link >= 0)
+		close(link);
+	io_uring_queue_exit(ring);
+	abi_bpf__destroy(skel);
+}
+
 __u32 prog_id(int fd)
 {
 	struct bpf_prog_info info;

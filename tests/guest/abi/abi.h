@@ -76,6 +76,9 @@ _Static_assert(NR_MANY == MAX_QUEUED + 1, "abi.bpf.c's q_many queues one "
 /* abi.bpf.c opened and loaded (its programs are struct_ops steps) */
 struct abi_bpf *skel_load(void);
 
+/* the end of a case: @link closed (unless < 0), @ring exited, @skel gone */
+void abi_down(struct io_uring *ring, struct abi_bpf *skel, int link);
+
 /* the id of the program @fd */
 __u32 prog_id(int fd);
 

@@ -28,8 +28,7 @@ IOCORO_CASE(attach_all_kinds)
 	for (i = 0; i < MAX_KINDS; i++)
 		close(links[i]);
 	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, -1);
 }
 
 /*
@@ -64,9 +63,7 @@ IOCORO_CASE(attach_kind_range)
 	CHECK(link >= 0);
 	CHECK_EQ(run_bpf(&ring, MAX_KINDS - 1), 0);
 	CHECK_EQ(skel->bss->runs, 1);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 /*
@@ -127,9 +124,7 @@ IOCORO_CASE(attach_not_ring_fd)
 	/* control: the ring's own fd */
 	link = kind_attach_ok(&ring, skel->progs.nothing, 0);
 	CHECK_EQ(run_bpf(&ring, 0), 0);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 /* a taken kind -> -EBUSY, the first step stays; free again once its link goes */
@@ -157,9 +152,7 @@ IOCORO_CASE(attach_busy)
 	/* after the link went, attaching works again */
 	close(link);
 	link = kind_attach_ok(&ring, skel->progs.q_nop, 0);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 /*
@@ -188,9 +181,7 @@ IOCORO_CASE(attach_detach)
 	CHECK_EQ(run_bpf(&ring, 0), 0);
 	CHECK_EQ(skel->bss->runs, 2);
 	close(again);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 /*
@@ -254,6 +245,5 @@ IOCORO_CASE(attach_link_info)
 	fdinfo = uring_fdinfo(&ring);
 	if (!strstr(fdinfo, "BpfKinds:\n") || strstr(fdinfo, ": link "))
 		FAIL("fdinfo lists a kind whose link is closed:\n%s", fdinfo);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, -1);
 }

@@ -53,8 +53,7 @@ IOCORO_CASE(op_bad_kind)
 	CHECK_EQ(skel->bss->runs, 2);
 	close(links[0]);
 	close(links[1]);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, -1);
 }
 
 /* a kind between attached ones whose link went -> -EBADF, they still run */
@@ -76,8 +75,7 @@ IOCORO_CASE(op_hole)
 	CHECK_EQ(skel->bss->runs, 2);
 	close(links[0]);
 	close(links[2]);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, -1);
 }
 
 enum sqe_field {
@@ -133,9 +131,7 @@ IOCORO_CASE(op_nonzero_fields)
 			     field_names[f], cqe.res, want);
 	}
 	CHECK_EQ(skel->bss->runs, 1);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 /*
@@ -170,9 +166,7 @@ IOCORO_CASE(op_budget)
 		ran += !lens[i].res;
 		CHECK_EQ(skel->bss->runs, ran);
 	}
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 /*
@@ -204,9 +198,7 @@ IOCORO_CASE(op_sqe128_tail)
 			     "%d, want %d", offs[i], cqe.res, want);
 	}
 	CHECK_EQ(skel->bss->runs, 1);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 /* IOSQE_FIXED_FILE -> -EINVAL */
@@ -228,9 +220,7 @@ IOCORO_CASE(op_fixed_file)
 	CHECK_CQE(&cqe, UD_BPF, -EINVAL);
 	CHECK_EQ(skel->bss->runs, 0);
 	close(fd);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 /*
@@ -248,8 +238,7 @@ static void op_refused_on(unsigned int flags)
 	run_bpf_reap(&ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF, -EINVAL);
 	CHECK_EQ(skel->bss->runs, 0);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, -1);
 }
 
 IOCORO_CASE(op_sqpoll)
@@ -290,9 +279,7 @@ IOCORO_CASE(op_personality)
 	uring_reap(&ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF2, -EINVAL);
 	CHECK_EQ(skel->bss->runs, 1);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 /*
@@ -335,8 +322,7 @@ static void linked_start_after_read(bool destroy_first)
 		close(link);
 	close(pfd[0]);
 	close(pfd[1]);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, -1);
 }
 
 IOCORO_CASE(op_destroyed_before_run)

@@ -28,9 +28,7 @@ IOCORO_CASE(queue_nop)
 	EXPECT_CQE(cqes, 2, UD_BPF2, 0);
 	CHECK_EQ(skel->bss->runs, 2);
 	CHECK_EQ(skel->bss->rc[0], 0);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 /* SQEs queued from a map value, prepared by user space with liburing */
@@ -64,15 +62,12 @@ IOCORO_CASE(queue_from_map)
 	CHECK_EQ(skel->bss->nr_rc, 2);
 	CHECK_EQ(skel->bss->rc[0], 0);
 	CHECK_EQ(skel->bss->rc[1], 0);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 static const char write_data[] = "written by a BPF-queued SQE\n";
 #define WRITE_LEN (sizeof(write_data) - 1)
 
-/* a step queues a write to a file in /tmp */
 /* a write case: the skeleton, a ring with its step as kind 0, the file */
 struct write_case {
 	struct abi_bpf *skel;
@@ -92,6 +87,19 @@ static void write_setup(struct write_case *w, const char *prog)
 	set_write(w->skel, w->file, write_data, WRITE_LEN);
 }
 
+/*
+ * @w set up with step @prog and run once: its @n CQEs in @cqes, of which
+ * the write's wrote all and the start's is 0
+ */
+static void write_run(struct write_case *w, const char *prog,
+		      struct io_uring_cqe *cqes, unsigned int n)
+{
+	write_setup(w, prog);
+	run_bpf_reap(&w->ring, cqes, n);
+	EXPECT_CQE(cqes, n, UD_WRITE, (int)WRITE_LEN);
+	EXPECT_CQE(cqes, n, UD_BPF, 0);
+}
+
 static void write_end(struct write_case *w)
 {
 	close(w->file);
@@ -100,18 +108,14 @@ static void write_end(struct write_case *w)
 	abi_bpf__destroy(w->skel);
 }
 
+/* a step queues a write to a file in /tmp */
 IOCORO_CASE(queue_write)
 {
 	struct io_uring_cqe cqes[2];
 	struct write_case w;
-	struct abi_bpf *skel;
 
-	write_setup(&w, "q_write");
-	skel = w.skel;
-	run_bpf_reap(&w.ring, cqes, 2);
-	EXPECT_CQE(cqes, 2, UD_WRITE, (int)WRITE_LEN);
-	EXPECT_CQE(cqes, 2, UD_BPF, 0);
-	CHECK_EQ(skel->bss->rc[0], 0);
+	write_run(&w, "q_write", cqes, 2);
+	CHECK_EQ(w.skel->bss->rc[0], 0);
 	check_file(w.file, write_data, WRITE_LEN);
 	write_end(&w);
 }
@@ -123,12 +127,9 @@ IOCORO_CASE(queue_link_write_fsync)
 	struct write_case w;
 	struct abi_bpf *skel;
 
-	write_setup(&w, "q_wr_fsync");
+	write_run(&w, "q_wr_fsync", cqes, 3);
 	skel = w.skel;
-	run_bpf_reap(&w.ring, cqes, 3);
-	EXPECT_CQE(cqes, 3, UD_WRITE, (int)WRITE_LEN);
 	EXPECT_CQE(cqes, 3, UD_FSYNC, 0);
-	EXPECT_CQE(cqes, 3, UD_BPF, 0);
 	CHECK(cqe_pos(cqes, 3, UD_WRITE) < cqe_pos(cqes, 3, UD_FSYNC));
 	CHECK_EQ(skel->bss->nr_rc, 2);
 	CHECK_EQ(skel->bss->rc[0], 0);
@@ -163,9 +164,7 @@ static void queue_len(unsigned int setup_flags, const long want[3])
 	CHECK_EQ(skel->bss->rc[0], want[0]);
 	CHECK_EQ(skel->bss->rc[1], want[1]);
 	CHECK_EQ(skel->bss->rc[2], want[2]);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 IOCORO_CASE(queue_bad_len)
@@ -203,9 +202,7 @@ IOCORO_CASE(queue_busy)
 	for (i = 0; i < MAX_QUEUED; i++)
 		CHECK_EQ(skel->bss->rc[i], 0);
 	CHECK_EQ(skel->bss->rc[MAX_QUEUED], -EBUSY);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 /*
@@ -274,9 +271,7 @@ IOCORO_CASE(queue_failed_sqe)
 	CHECK_EQ(skel->bss->nr_rc, 4);
 	for (i = 0; i < 4; i++)
 		CHECK_EQ(skel->bss->rc[i], 0);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 /*
@@ -306,9 +301,7 @@ IOCORO_CASE(queue_chain)
 	CHECK_EQ(skel->bss->runs, 2);
 	CHECK_EQ(skel->bss->rc[0], 0);
 	close(link2);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 /*
@@ -347,7 +340,5 @@ IOCORO_CASE(queue_personality)
 	CHECK_EQ(skel->bss->rc[0], -EINVAL);
 	CHECK_EQ(skel->bss->rc[1], -EINVAL);
 	CHECK_EQ(skel->bss->rc[2], 0);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }

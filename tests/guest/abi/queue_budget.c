@@ -80,6 +80,24 @@ IOCORO_CASE(budget_queue)
 }
 
 /*
+ * qbatch (batch 0), with a budget of 2, queues @sqe alone: its CQE's
+ * res is @res, qbatch's own 0
+ */
+static void qbatch_of_2(struct io_uring *ring, struct kinds_bpf *skel,
+			const struct io_uring_sqe *sqe, int res)
+{
+	struct io_uring_cqe cqes[2];
+
+	qb_put(skel, 0, 0, sqe);
+	prep_qbatch(ring, 0)->len = 2;
+	uring_submit(ring, 1);
+	uring_reap(ring, cqes, 2);
+	EXPECT_CQE(cqes, 2, UD_BPF | 0, 0);
+	EXPECT_CQE(cqes, 2, UD_BQ, res);
+	qb_check_queued(skel, 0);
+}
+
+/*
  * The budget is the start's from user space, and only its: above
  * IORING_BPF_MAX_BUDGET the start fails (-EINVAL, no step runs); a start
  * a step queues draws from its coroutine's budget and fails when it
@@ -115,24 +133,12 @@ IOCORO_CASE(budget_start)
 	iocoro_prep_kind(&sqe, K_OTHER);
 	sqe.user_data = UD_BQ;
 	sqe.len = 7;
-	qb_put(skel, 0, 0, &sqe);
-	prep_qbatch(ring, 0)->len = 2;
-	uring_submit(ring, 1);
-	uring_reap(ring, cqes, 2);
-	EXPECT_CQE(cqes, 2, UD_BPF | 0, 0);
-	EXPECT_CQE(cqes, 2, UD_BQ, -EINVAL);
-	qb_check_queued(skel, 0);
+	qbatch_of_2(ring, skel, &sqe, -EINVAL);
 	CHECK_EQ(skel->bss->ta_runs, 1);
 
 	/* without one it runs, on what is left of qbatch's */
 	sqe.len = 0;
-	qb_put(skel, 0, 0, &sqe);
-	prep_qbatch(ring, 0)->len = 2;
-	uring_submit(ring, 1);
-	uring_reap(ring, cqes, 2);
-	EXPECT_CQE(cqes, 2, UD_BPF | 0, 0);
-	EXPECT_CQE(cqes, 2, UD_BQ, 55);
-	qb_check_queued(skel, 0);
+	qbatch_of_2(ring, skel, &sqe, 55);
 	CHECK_EQ(skel->bss->ta_runs, 2);
 
 	/* with a budget of 1 it has no step left for one: -ELOOP */

@@ -21,8 +21,12 @@ static void read_then_start(struct io_uring *ring, int rfd, char *buf)
 	CHECK_EQ(uring_wait_cqe_ms(ring, &cqe, URING_NO_CQE_MS), -ETIME);
 }
 
-/* the pipe gets a byte: the READ's CQE and the start's with @res */
-static void release(struct io_uring *ring, int wfd, int res)
+/*
+ * the pipe gets a byte: the READ's CQE and the start's with @res; tag_a
+ * and tag_b have run @ta and @tb times in all
+ */
+static void release(struct io_uring *ring, struct kinds_bpf *skel, int wfd,
+		    int res, int ta, int tb)
 {
 	struct io_uring_cqe cqes[2];
 
@@ -30,6 +34,8 @@ static void release(struct io_uring *ring, int wfd, int res)
 	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_READ, 1);
 	EXPECT_CQE(cqes, 2, UD_BPF, res);
+	CHECK_EQ(skel->bss->ta_runs, ta);
+	CHECK_EQ(skel->bss->tb_runs, tb);
 }
 
 /*
@@ -56,26 +62,20 @@ IOCORO_CASE(reattach)
 	la = uring_attach(&co, skel->progs.tag_a, K_MAIN);
 	read_then_start(ring, p[0], buf);
 	CHECK_SYS(close(la));
-	release(ring, p[1], -EBADF);
-	CHECK_EQ(skel->bss->ta_runs, 0);
-	CHECK_EQ(skel->bss->tb_runs, 0);
+	release(ring, skel, p[1], -EBADF, 0, 0);
 
 	/* BPF_LINK_DETACH with the fd still open: the same */
 	la = uring_attach(&co, skel->progs.tag_a, K_MAIN);
 	read_then_start(ring, p[0], buf);
 	CHECK_EQ(bpf_link_detach(la), 0);
-	release(ring, p[1], -EBADF);
+	release(ring, skel, p[1], -EBADF, 0, 0);
 	CHECK_SYS(close(la));
-	CHECK_EQ(skel->bss->ta_runs, 0);
-	CHECK_EQ(skel->bss->tb_runs, 0);
 
 	/* prepared against tag_a, its link updated to tag_b: tag_b runs */
 	la = uring_attach(&co, skel->progs.tag_a, K_MAIN);
 	read_then_start(ring, p[0], buf);
 	CHECK_RET(iocoro_kind_update(la, &co, skel->progs.tag_b, K_MAIN));
-	release(ring, p[1], 222);
-	CHECK_EQ(skel->bss->ta_runs, 0);
-	CHECK_EQ(skel->bss->tb_runs, 1);
+	release(ring, skel, p[1], 222, 0, 1);
 	CHECK_SYS(close(la));
 
 	/* prepared against tag_a, then a new link of tag_b as K_MAIN */
@@ -83,22 +83,17 @@ IOCORO_CASE(reattach)
 	read_then_start(ring, p[0], buf);
 	CHECK_SYS(close(la));
 	lb = uring_attach(&co, skel->progs.tag_b, K_MAIN);
-	release(ring, p[1], 222);
-	CHECK_EQ(skel->bss->ta_runs, 0);
-	CHECK_EQ(skel->bss->tb_runs, 2);
+	release(ring, skel, p[1], 222, 0, 2);
 
 	/* prepared against tag_b and run with it */
 	read_then_start(ring, p[0], buf);
-	release(ring, p[1], 222);
-	CHECK_EQ(skel->bss->ta_runs, 0);
-	CHECK_EQ(skel->bss->tb_runs, 3);
+	release(ring, skel, p[1], 222, 0, 3);
 
 	/* and the kind's program still runs after all that */
 	CHECK_SYS(close(lb));
 	la = uring_attach(&co, skel->progs.tag_a, K_MAIN);
 	read_then_start(ring, p[0], buf);
-	release(ring, p[1], 111);
-	CHECK_EQ(skel->bss->ta_runs, 1);
+	release(ring, skel, p[1], 111, 1, 3);
 
 	CHECK_SYS(close(la));
 	close(p[0]);

@@ -24,8 +24,7 @@ IOCORO_CASE(release_ring_first)
 
 	link = ring_with_nothing(skel, &ring, &id);
 	CHECK_EQ(run_bpf(&ring, 0), 0);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, -1);
 	uring_sleep_ms(100);
 	check_prog_alive(id); /* the link's */
 
@@ -99,9 +98,7 @@ IOCORO_CASE(release_failed_attach)
 	wait_prog_gone(id); /* with the ring and the other kind still there */
 	CHECK_EQ(run_bpf(&ring, 0), 0);
 	CHECK_EQ(skel->bss->runs, 1);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 /*

@@ -72,10 +72,8 @@ IOCORO_CASE(restrictions)
 	CHECK_EQ(skel->bss->rc[0], 0);
 	check_file(file, orig, sizeof(orig) - 1);
 
-	close(link);
 	close(file);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }
 
 /*
@@ -101,7 +99,5 @@ IOCORO_CASE(restrictions_no_bpf)
 	uring_submit(&ring, 1);
 	uring_reap(&ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_NOP, 0);
-	close(link);
-	io_uring_queue_exit(&ring);
-	abi_bpf__destroy(skel);
+	abi_down(&ring, skel, link);
 }

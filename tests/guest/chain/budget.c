@@ -32,9 +32,11 @@ static void budget_expect(unsigned int b, unsigned int n, unsigned int *runs,
  * never more runs than the budget per chain, and no CQE at all (every
  * request succeeds with CQE_SKIP_SUCCESS: the budget ends the fan-out
  * at queue time, no request fails with -ELOOP after it was queued).
+ * Returns the runs, for the caller to check against its own count.
  */
-static void fan_run(struct io_uring *ring, struct chain_bpf *skel,
-		    unsigned int budget, unsigned int n, unsigned int nr_chains)
+static unsigned int fan_run(struct io_uring *ring, struct chain_bpf *skel,
+			    unsigned int budget, unsigned int n,
+			    unsigned int nr_chains)
 {
 	unsigned int want_runs, want_refused, i;
 	uint64_t t0;
@@ -75,54 +77,71 @@ static void fan_run(struct io_uring *ring, struct chain_bpf *skel,
 	CHECK_EQ(skel->bss->fn_queue_rc, want_refused ? -ELOOP : 0);
 	printf("budget %u, %u per run, %u chain(s): %u runs, %u refused\n",
 	       budget ?: DEFAULT_BUDGET, n, nr_chains, want_runs, want_refused);
+	return skel->bss->fn_runs;
+}
+
+/*
+ * fan_run() of each of @nr @cases on one ring of @entries: a row's runs
+ * checked against its own count (0: fan_run()'s model alone)
+ */
+struct fan_case {
+	unsigned int budget, n, nr_chains, runs;
+};
+
+static void fan_cases(unsigned int entries, const struct fan_case *cases,
+		      size_t nr)
+{
+	struct iocoro co;
+	struct chain_bpf *skel = setup(&co, entries);
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		const struct fan_case *c = &cases[i];
+		unsigned int runs = fan_run(&co.ring, skel, c->budget, c->n,
+					    c->nr_chains);
+
+		if (c->runs)
+			CHECK_EQ(runs, c->runs);
+	}
+	teardown(&co, skel);
 }
 
 /* a runaway self-requeueing step: budget 50 -> 50 runs, then refused */
 IOCORO_CASE(budget_self)
 {
-	struct iocoro co;
-	struct io_uring *ring = &co.ring;
-	struct chain_bpf *skel = setup(&co, 8);
+	static const struct fan_case cases[] = {
+		{ .budget = 50, .n = 1, .nr_chains = 1, .runs = 50 },
+		/* budget 1: one run, its child is refused (-ELOOP at queue) */
+		{ .budget = 1, .n = 1, .nr_chains = 1, .runs = 1 },
+		/* each start from user space gets the whole budget */
+		{ .budget = 5, .n = 1, .nr_chains = 3, .runs = 15 },
+	};
 
-	fan_run(ring, skel, 50, 1, 1);
-	CHECK_EQ(skel->bss->fn_runs, 50);
-	/* budget 1: one run, its child is refused (-ELOOP at queue time) */
-	fan_run(ring, skel, 1, 1, 1);
-	CHECK_EQ(skel->bss->fn_runs, 1);
-	/* each start from user space gets the whole budget */
-	fan_run(ring, skel, 5, 1, 3);
-	CHECK_EQ(skel->bss->fn_runs, 15);
-	teardown(&co, skel);
+	fan_cases(8, cases, ARRAY_SIZE(cases));
 }
 
-/* the default budget: 4096 runs */
+/* the default budget (0 in sqe->len): 4096 runs */
 IOCORO_CASE(budget_default)
 {
-	struct iocoro co;
-	struct io_uring *ring = &co.ring;
-	struct chain_bpf *skel = setup(&co, 8);
+	static const struct fan_case c = {
+		.budget = 0, .n = 1, .nr_chains = 1, .runs = DEFAULT_BUDGET,
+	};
 
-	fan_run(ring, skel, 0, 1, 1);
-	CHECK_EQ(skel->bss->fn_runs, DEFAULT_BUDGET);
-	teardown(&co, skel);
+	fan_cases(8, &c, 1);
 }
 
 /* fan-out: the budget is shared by the starts a run queues */
 IOCORO_CASE(budget_fanout)
 {
-	struct iocoro co;
-	struct io_uring *ring = &co.ring;
-	struct chain_bpf *skel = setup(&co, 256);
+	static const struct fan_case cases[] = {
+		{ .budget = 64, .n = 2, .nr_chains = 1, .runs = 63 },
+		/* 9 steps for 3 children, 3 each: each queues 2 (1 step each) */
+		{ .budget = 10, .n = 3, .nr_chains = 1, .runs = 10 },
+		{ .budget = 100, .n = 4, .nr_chains = 1, .runs = 85 },
+		{ .budget = 20, .n = FN_MAX, .nr_chains = 1 },
+	};
 
-	fan_run(ring, skel, 64, 2, 1);
-	CHECK_EQ(skel->bss->fn_runs, 63);
-	/* 9 steps for 3 children, 3 each: each queues 2 (1 step each) */
-	fan_run(ring, skel, 10, 3, 1);
-	CHECK_EQ(skel->bss->fn_runs, 10);
-	fan_run(ring, skel, 100, 4, 1);
-	CHECK_EQ(skel->bss->fn_runs, 85);
-	fan_run(ring, skel, 20, FN_MAX, 1);
-	teardown(&co, skel);
+	fan_cases(256, cases, ARRAY_SIZE(cases));
 }
 
 /*

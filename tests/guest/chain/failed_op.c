@@ -14,14 +14,18 @@ static void reset_fa(struct chain_bpf *skel)
 
 /*
  * READ (UD_READ) of @len bytes of @fd, linked by @link to fail_abort
- * (UD_BPF) -LINK-> NOP (UD_NOP): submit the three, reap their three CQEs
+ * (UD_BPF) -LINK-> NOP (UD_NOP), fail_abort's record reset first: submit
+ * the three, reap their CQEs, which carry res[0], res[1] and res[2]
  */
-static void read_abort_nop(struct io_uring *ring, int fd, void *buf,
-			   unsigned int len, __u8 link,
-			   struct io_uring_cqe cqes[3])
+static void read_abort_nop(struct chain_bpf *skel, struct io_uring *ring,
+			   int fd, void *buf, unsigned int len, __u8 link,
+			   const int res[3])
 {
-	struct io_uring_sqe *sqe = uring_sqe(ring);
+	struct io_uring_sqe *sqe;
+	struct io_uring_cqe cqes[3];
 
+	reset_fa(skel);
+	sqe = uring_sqe(ring);
 	io_uring_prep_read(sqe, fd, buf, len, 0);
 	sqe->flags = link;
 	sqe->user_data = UD_READ;
@@ -29,6 +33,9 @@ static void read_abort_nop(struct io_uring *ring, int fd, void *buf,
 	uring_prep_nop(ring, UD_NOP, 0);
 	uring_submit(ring, 3);
 	uring_reap(ring, cqes, 3);
+	EXPECT_CQE(cqes, 3, UD_READ, res[0]);
+	EXPECT_CQE(cqes, 3, UD_BPF, res[1]);
+	EXPECT_CQE(cqes, 3, UD_NOP, res[2]);
 }
 
 /*
@@ -41,16 +48,12 @@ IOCORO_CASE(failed_op)
 	struct iocoro co;
 	struct io_uring *ring = &co.ring;
 	struct chain_bpf *skel = setup(&co, 8);
-	struct io_uring_cqe cqes[3];
 	static char buf[64];
 	int bad = uring_closed_fd(), zero;
 
 	/* hard link: the step runs after the failure and aborts */
-	reset_fa(skel);
-	read_abort_nop(ring, bad, buf, sizeof(buf), IOSQE_IO_HARDLINK, cqes);
-	EXPECT_CQE(cqes, 3, UD_READ, -EBADF);
-	EXPECT_CQE(cqes, 3, UD_BPF, -EPROTO);
-	EXPECT_CQE(cqes, 3, UD_NOP, -ECANCELED);
+	read_abort_nop(skel, ring, bad, buf, sizeof(buf), IOSQE_IO_HARDLINK,
+		       (const int[3]){ -EBADF, -EPROTO, -ECANCELED });
 	CHECK_EQ(skel->bss->fa_runs, 1);
 	CHECK_EQ(skel->bss->fa_has_res, 1);
 	CHECK_EQ(skel->bss->fa_res, -EBADF);
@@ -59,20 +62,14 @@ IOCORO_CASE(failed_op)
 	CHECK_EQ_U64(skel->bss->fa_ud, UD_BPF);
 
 	/* soft link: the failure cancels the start, its step never runs */
-	reset_fa(skel);
-	read_abort_nop(ring, bad, buf, sizeof(buf), IOSQE_IO_LINK, cqes);
-	EXPECT_CQE(cqes, 3, UD_READ, -EBADF);
-	EXPECT_CQE(cqes, 3, UD_BPF, -ECANCELED);
-	EXPECT_CQE(cqes, 3, UD_NOP, -ECANCELED);
+	read_abort_nop(skel, ring, bad, buf, sizeof(buf), IOSQE_IO_LINK,
+		       (const int[3]){ -EBADF, -ECANCELED, -ECANCELED });
 	CHECK_EQ(skel->bss->fa_runs, 0);
 
 	/* a good read: its result is passed on and the NOP runs */
-	reset_fa(skel);
 	zero = CHECK_SYS(open("/dev/zero", O_RDONLY | O_CLOEXEC));
-	read_abort_nop(ring, zero, buf, 17, IOSQE_IO_HARDLINK, cqes);
-	EXPECT_CQE(cqes, 3, UD_READ, 17);
-	EXPECT_CQE(cqes, 3, UD_BPF, 17);
-	EXPECT_CQE(cqes, 3, UD_NOP, 0);
+	read_abort_nop(skel, ring, zero, buf, 17, IOSQE_IO_HARDLINK,
+		       (const int[3]){ 17, 17, 0 });
 	CHECK_EQ(skel->bss->fa_runs, 1);
 	CHECK_EQ(skel->bss->fa_has_res, 1);
 	CHECK_EQ(skel->bss->fa_res, 17);

@@ -6,11 +6,14 @@
 /* the kind of sleepable.bpf.c's one step */
 enum { K_READ_CHECK };
 
+/* where the reads read to, read_check's rc_buf */
+static char rc_buf[64];
+
 /*
  * A ring of 8 entries with sleepable.bpf.c's read_check, sleepable:
  * iocoro_skel_load() gives the steps of IOCORO_SEC_SLEEPABLE
  * BPF_F_SLEEPABLE before the load (read_check calls
- * bpf_copy_from_user(), which only sleepable steps may)
+ * bpf_copy_from_user(), which only sleepable steps may), reading to rc_buf
  */
 static struct sleepable_bpf *rc_setup(struct iocoro *co)
 {
@@ -22,6 +25,7 @@ static struct sleepable_bpf *rc_setup(struct iocoro *co)
 	CHECK(bpf_program__flags(skel->progs.read_check) & BPF_F_SLEEPABLE);
 	CHECK_EQ(iocoro_prog_index(skel->obj, skel->progs.read_check),
 		 K_READ_CHECK);
+	skel->bss->rc_buf = (uintptr_t)rc_buf;
 	return skel;
 }
 
@@ -55,17 +59,49 @@ static void check_read_seen(struct sleepable_bpf *skel, const char *data)
 		     skel->bss->rc_got, data);
 }
 
-/* READ (HARDLINK, @read_flags) of @fd into @buf -> a start of read_check */
-static void submit_read_check(struct io_uring *ring, int fd, char *buf,
+/* READ (HARDLINK, @read_flags) of @fd into rc_buf -> a start of read_check */
+static void submit_read_check(struct io_uring *ring, int fd,
 			      unsigned int read_flags)
 {
 	struct io_uring_sqe *sqe = uring_sqe(ring);
 
-	io_uring_prep_read(sqe, fd, buf, 64, 0);
+	io_uring_prep_read(sqe, fd, rc_buf, sizeof(rc_buf), 0);
 	sqe->flags = IOSQE_IO_HARDLINK | read_flags;
 	sqe->user_data = UD_READ;
 	uring_prep_start(ring, K_READ_CHECK, UD_BPF);
 	uring_submit(ring, 2);
+}
+
+/*
+ * The READ and read_check's CQEs reaped: all RC_LEN bytes read, and
+ * @bpf_res the step's verdict; read_check saw @data
+ */
+static void reap_read_check(struct sleepable_bpf *skel, struct io_uring *ring,
+			    const char *data, int bpf_res)
+{
+	struct io_uring_cqe cqes[2];
+
+	uring_reap(ring, cqes, 2);
+	EXPECT_CQE(cqes, 2, UD_READ, RC_LEN);
+	EXPECT_CQE(cqes, 2, UD_BPF, bpf_res);
+	check_read_seen(skel, data);
+}
+
+/*
+ * A file of @data read (@read_flags) into rc_buf, cleared first, and
+ * checked by read_check wanting @want: its verdict @bpf_res
+ */
+static void file_read_check(struct sleepable_bpf *skel, struct io_uring *ring,
+			    const char *data, const char *want,
+			    unsigned int read_flags, int bpf_res)
+{
+	int fd = tmp_file_with(data, RC_LEN);
+
+	set_want(skel, want);
+	memset(rc_buf, 0, sizeof(rc_buf));
+	submit_read_check(ring, fd, read_flags);
+	reap_read_check(skel, ring, data, bpf_res);
+	close(fd);
 }
 
 /*
@@ -82,44 +118,16 @@ IOCORO_CASE(read_sleepable)
 	struct iocoro co;
 	struct io_uring *ring = &co.ring;
 	struct sleepable_bpf *skel = rc_setup(&co);
-	struct io_uring_cqe cqes[2];
-	static char buf[64];
-	int fd;
 
-	skel->bss->rc_buf = (uintptr_t)buf;
 
 	/* inline */
-	fd = tmp_file_with(d1, RC_LEN);
-	set_want(skel, d1);
-	memset(buf, 0, sizeof(buf));
-	submit_read_check(ring, fd, buf, 0);
-	uring_reap(ring, cqes, 2);
-	EXPECT_CQE(cqes, 2, UD_READ, RC_LEN);
-	EXPECT_CQE(cqes, 2, UD_BPF, RC_LEN);
-	check_read_seen(skel, d1);
-	close(fd);
+	file_read_check(skel, ring, d1, d1, 0, RC_LEN);
 
 	/* the read forced to io-wq */
-	fd = tmp_file_with(d2, RC_LEN);
-	set_want(skel, d2);
-	memset(buf, 0, sizeof(buf));
-	submit_read_check(ring, fd, buf, IOSQE_ASYNC);
-	uring_reap(ring, cqes, 2);
-	EXPECT_CQE(cqes, 2, UD_READ, RC_LEN);
-	EXPECT_CQE(cqes, 2, UD_BPF, RC_LEN);
-	check_read_seen(skel, d2);
-	close(fd);
+	file_read_check(skel, ring, d2, d2, IOSQE_ASYNC, RC_LEN);
 
 	/* the step finds other data than it wants: its error is the res */
-	fd = tmp_file_with(d3, RC_LEN);
-	set_want(skel, d1);
-	memset(buf, 0, sizeof(buf));
-	submit_read_check(ring, fd, buf, 0);
-	uring_reap(ring, cqes, 2);
-	EXPECT_CQE(cqes, 2, UD_READ, RC_LEN);
-	EXPECT_CQE(cqes, 2, UD_BPF, -EBADMSG);
-	check_read_seen(skel, d3);
-	close(fd);
+	file_read_check(skel, ring, d3, d1, 0, -EBADMSG);
 
 	rc_teardown(&co, skel);
 }
@@ -134,24 +142,19 @@ IOCORO_CASE(read_pipe)
 	struct iocoro co;
 	struct io_uring *ring = &co.ring;
 	struct sleepable_bpf *skel = rc_setup(&co);
-	struct io_uring_cqe cqes[2], *cqe;
-	static char buf[64];
+	struct io_uring_cqe *cqe;
 	int p[2];
 
 	CHECK_SYS(pipe2(p, O_CLOEXEC));
-	skel->bss->rc_buf = (uintptr_t)buf;
 	set_want(skel, d);
-	submit_read_check(ring, p[0], buf, 0);
+	submit_read_check(ring, p[0], 0);
 
 	/* nothing happens before the data is there */
 	CHECK_EQ(uring_wait_cqe_ms(ring, &cqe, URING_NO_CQE_MS), -ETIME);
 	CHECK_EQ(skel->bss->rc_runs, 0);
 
 	CHECK_EQ(CHECK_SYS(write(p[1], d, RC_LEN)), RC_LEN);
-	uring_reap(ring, cqes, 2);
-	EXPECT_CQE(cqes, 2, UD_READ, RC_LEN);
-	EXPECT_CQE(cqes, 2, UD_BPF, RC_LEN);
-	check_read_seen(skel, d);
+	reap_read_check(skel, ring, d, RC_LEN);
 
 	close(p[0]);
 	close(p[1]);
@@ -169,12 +172,9 @@ IOCORO_CASE(copy_fault)
 	struct iocoro co;
 	struct io_uring *ring = &co.ring;
 	struct sleepable_bpf *skel = rc_setup(&co);
-	struct io_uring_cqe cqes[2];
-	static char buf[64];
 	long page = sysconf(_SC_PAGESIZE);
 	char *fresh, *gone;
 	unsigned int i;
-	int fd;
 
 	fresh = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE,
 		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -184,20 +184,13 @@ IOCORO_CASE(copy_fault)
 	CHECK(gone != MAP_FAILED);
 	CHECK_SYS(munmap(gone, (size_t)page));
 
-	skel->bss->rc_buf = (uintptr_t)buf;
 	skel->bss->rc_fault_addr = (uintptr_t)fresh + 100;
 	skel->bss->rc_bad_addr = (uintptr_t)gone;
 	memset(skel->bss->rc_fault_got, 0x5a, RC_LEN);
 	memset(skel->bss->rc_bad_got, 0x5a, RC_LEN);
 	skel->bss->rc_fault_rc = skel->bss->rc_bad_rc = 1;
 
-	fd = tmp_file_with(d, RC_LEN);
-	set_want(skel, d);
-	submit_read_check(ring, fd, buf, 0);
-	uring_reap(ring, cqes, 2);
-	EXPECT_CQE(cqes, 2, UD_READ, RC_LEN);
-	EXPECT_CQE(cqes, 2, UD_BPF, RC_LEN);
-	check_read_seen(skel, d);
+	file_read_check(skel, ring, d, d, 0, RC_LEN);
 
 	CHECK_EQ(skel->bss->rc_fault_rc, 0);
 	CHECK_EQ(skel->bss->rc_bad_rc, -EFAULT);
@@ -206,7 +199,6 @@ IOCORO_CASE(copy_fault)
 		CHECK_EQ(skel->bss->rc_bad_got[i], 0);
 	}
 
-	close(fd);
 	munmap(fresh, (size_t)page);
 	rc_teardown(&co, skel);
 }

@@ -40,8 +40,7 @@ IOCORO_CASE(buf_peek)
 	void *mem;
 	int fd;
 
-	skel = co_load();
-	co_ring(&co, 8);
+	skel = co_up(&co);
 	co_attach(&co, skel->progs.fixed_start, K_FIXED_START);
 	co_attach(&co, skel->progs.peek_step, K_PEEK);
 	CHECK_EQ(posix_memalign(&mem, 4096, 2 * 4096), 0);

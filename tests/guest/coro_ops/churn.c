@@ -82,6 +82,5 @@ IOCORO_CASE_OPTS(link_churn, .timeout = 600)
 		4 * NR);
 	close(link);
 
-	iocoro_queue_exit(&co);
-	coro_ops_bpf__destroy(skel);
+	co_down(&co, skel);
 }

@@ -24,9 +24,33 @@ void co_ring(struct iocoro *co, unsigned int entries)
 	CHECK_RET(iocoro_queue_init(entries, co, 0));
 }
 
+struct coro_ops_bpf *co_up(struct iocoro *co)
+{
+	struct coro_ops_bpf *skel = co_load();
+
+	co_ring(co, 8);
+	return skel;
+}
+
+void co_down(struct iocoro *co, struct coro_ops_bpf *skel)
+{
+	iocoro_queue_exit(co);
+	coro_ops_bpf__destroy(skel);
+}
+
 int co_attach(struct iocoro *co, struct bpf_program *prog, unsigned int kind)
 {
 	return CHECK_RET(iocoro_kind_attach(co, prog, kind));
+}
+
+int co_start_seen(struct iocoro *co, struct coro_ops_bpf *skel,
+		  int *start_link)
+{
+	int link = co_attach(co, skel->progs.start, K_START);
+
+	if (start_link)
+		*start_link = link;
+	return co_attach(co, skel->progs.seen_step, K_SEEN);
 }
 
 void co_start(struct iocoro *co, unsigned int kind, __u64 ud)

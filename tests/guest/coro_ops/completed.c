@@ -65,20 +65,28 @@ static void cp_started(struct iocoro *co, struct coro_ops_bpf *skel,
 	CHECK_EQ(skel->bss->seen.runs, 0);
 }
 
-/* cancel user_data @ud from user space, without a wait */
-static void cp_cancel(struct io_uring *ring, __u64 ud)
+/*
+ * cancel user_data @ud from user space, without a wait, and reap three
+ * CQEs into @cqes: the cancel's finds nothing, the request completed
+ */
+static void cp_cancel(struct io_uring *ring, __u64 ud,
+		      struct io_uring_cqe cqes[3])
 {
 	struct io_uring_sqe *sqe = uring_sqe(ring);
 
 	io_uring_prep_cancel64(sqe, ud, 0);
 	sqe->user_data = UD_CANCEL;
 	uring_submit(ring, 1);
+	uring_reap(ring, cqes, 3);
+	EXPECT_CQE(cqes, 3, UD_CANCEL, -ENOENT);
 }
 
-static void cp_teardown(struct iocoro *co, struct coro_ops_bpf *skel)
+/* the pipe @p closed, co_down() */
+static void cp_down(struct iocoro *co, struct coro_ops_bpf *skel, int p[2])
 {
-	iocoro_queue_exit(co);
-	coro_ops_bpf__destroy(skel);
+	close(p[0]);
+	close(p[1]);
+	co_down(co, skel);
 }
 
 /* the read's step runs with the bytes the read took */
@@ -96,16 +104,12 @@ IOCORO_CASE(completed_read_cancel)
 	skel->bss->read_fd = p[0];
 	skel->bss->read_buf = (__u64)(uintptr_t)buf;
 	cp_started(&co, skel, K_READ_START, p[1]);
-	cp_cancel(&co.ring, UD_READ);
-	uring_reap(&co.ring, cqes, 3);
-	EXPECT_CQE(cqes, 3, UD_CANCEL, -ENOENT);
+	cp_cancel(&co.ring, UD_READ, cqes);
 	EXPECT_CQE(cqes, 3, UD_EMIT, 1005);
 	EXPECT_CQE(cqes, 3, UD_READ, 0);
 	CHECK_EQ(skel->bss->seen.res, 5);
 	CHECK(!memcmp(buf, "hello", 5));
-	close(p[0]);
-	close(p[1]);
-	cp_teardown(&co, skel);
+	cp_down(&co, skel, p);
 }
 
 /* the read's kind went: its CQE carries the byte count */
@@ -128,9 +132,7 @@ IOCORO_CASE(completed_read_detach)
 	CHECK_CQE(&cqe, UD_READ, 5);
 	CHECK_EQ(skel->bss->seen.runs, 0);
 	CHECK(!memcmp(buf, "hello", 5));
-	close(p[0]);
-	close(p[1]);
-	cp_teardown(&co, skel);
+	cp_down(&co, skel, p);
 }
 
 /* the fds the test process has open */
@@ -215,9 +217,7 @@ IOCORO_CASE(completed_socket_cancel)
 	CHECK_SYS(pipe(p));
 	fds = cp_fds();
 	CHECK_EQ(cp_socket_started(&co, skel, p[0], p[1], buf), fds + 1);
-	cp_cancel(&co.ring, UD_SOCK);
-	uring_reap(&co.ring, cqes, 3);
-	EXPECT_CQE(cqes, 3, UD_CANCEL, -ENOENT);
+	cp_cancel(&co.ring, UD_SOCK, cqes);
 	EXPECT_CQE(cqes, 3, UD_SOCK, 0);
 	CHECK_EQ(skel->bss->seen.runs, 1);
 	CHECK_EQ(skel->bss->seen.user_data, UD_SOCK);
@@ -225,9 +225,7 @@ IOCORO_CASE(completed_socket_cancel)
 	EXPECT_CQE(cqes, 3, UD_EMIT, skel->bss->seen.res + 1000);
 	cp_close_socket(skel->bss->seen.res);
 	CHECK_EQ(cp_fds(), fds);
-	close(p[0]);
-	close(p[1]);
-	cp_teardown(&co, skel);
+	cp_down(&co, skel, p);
 }
 
 /* the socket's kind went: its CQE carries the fd, which is not lost */
@@ -251,7 +249,5 @@ IOCORO_CASE(completed_socket_detach)
 	CHECK_EQ(skel->bss->seen.runs, 0);
 	cp_close_socket(cqe.res);
 	CHECK_EQ(cp_fds(), fds - 1);	/* the link's fd is closed too */
-	close(p[0]);
-	close(p[1]);
-	cp_teardown(&co, skel);
+	cp_down(&co, skel, p);
 }

@@ -64,8 +64,18 @@ struct co_seen {
 struct coro_ops_bpf *co_load(void);
 /* @co set up as iocoro_queue_init() does, @entries deep */
 void co_ring(struct iocoro *co, unsigned int entries);
+/* co_load(), and @co set up 8 deep: the skeleton */
+struct coro_ops_bpf *co_up(struct iocoro *co);
+/* @co's ring exited and @skel destroyed */
+void co_down(struct iocoro *co, struct coro_ops_bpf *skel);
 /* attach @prog as @kind on @co: the link fd */
 int co_attach(struct iocoro *co, struct bpf_program *prog, unsigned int kind);
+/*
+ * attach start as K_START and seen_step as K_SEEN on @co: K_SEEN's link
+ * fd; K_START's in *@start_link unless that is NULL
+ */
+int co_start_seen(struct iocoro *co, struct coro_ops_bpf *skel,
+		  int *start_link);
 /* submit an IORING_OP_BPF start of @kind, user_data @ud */
 void co_start(struct iocoro *co, unsigned int kind, __u64 ud);
 /* start @nr K_SPIN coroutines, ids 0..nr-1 in user_data's top half */

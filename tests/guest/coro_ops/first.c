@@ -26,8 +26,7 @@ static void fo_first(struct io_uring_sqe *sqe, __u64 ud)
 
 static void fo_teardown(struct iocoro *co, struct coro_ops_bpf *skel)
 {
-	iocoro_queue_exit(co);
-	coro_ops_bpf__destroy(skel);
+	co_down(co, skel);
 }
 
 /* a NOP, a failing NOP, a read and an openat run kind 0's step */
@@ -40,8 +39,7 @@ IOCORO_CASE(first_op_steps)
 	struct iocoro co;
 	int p[2];
 
-	skel = co_load();
-	co_ring(&co, 8);
+	skel = co_up(&co);
 	co_attach(&co, skel->progs.seen_step, 0);
 	skel->bss->ret_val = 7;
 
@@ -107,8 +105,7 @@ IOCORO_CASE(first_op_library)
 	struct coro_ops_bpf *skel;
 	struct iocoro co;
 
-	skel = co_load();
-	co_ring(&co, 8);
+	skel = co_up(&co);
 	co_attach(&co, skel->progs.seen_step, 0);
 	memset(&op, 0, sizeof(op));
 	io_uring_prep_nop(&op);
@@ -158,8 +155,7 @@ IOCORO_CASE(first_op_link)
 	struct coro_ops_bpf *skel;
 	struct iocoro co;
 
-	skel = co_load();
-	co_ring(&co, 8);
+	skel = co_up(&co);
 	co_attach(&co, skel->progs.seen_step, 0);
 	fo_link(&co, cqes);
 	EXPECT_CQE(cqes, 3, UD_NOP, 0);
@@ -181,8 +177,7 @@ IOCORO_CASE(first_op_budget)
 	struct io_uring_cqe cqe;
 	struct iocoro co;
 
-	skel = co_load();
-	co_ring(&co, 8);
+	skel = co_up(&co);
 	/* the first step at kind 0, the others at K_SPIN */
 	co_attach(&co, skel->progs.spin, 0);
 	co_attach(&co, skel->progs.spin, K_SPIN);
@@ -209,8 +204,7 @@ IOCORO_CASE(first_op_refused)
 	struct iocoro co;
 	int p[2], sv[2];
 
-	skel = co_load();
-	co_ring(&co, 8);
+	skel = co_up(&co);
 	CHECK_SYS(pipe(p));
 	CHECK_EQ(write(p[1], "hello", 5), 5);
 

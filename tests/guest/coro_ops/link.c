@@ -37,8 +37,7 @@ IOCORO_CASE(link_errors)
 	struct coro_ops_bpf *skel;
 	struct iocoro co, sq;
 
-	skel = co_load();
-	co_ring(&co, 8);
+	skel = co_up(&co);
 	co_attach(&co, skel->progs.start, K_START);
 	CHECK_EQ(iocoro_kind_attach(&co, skel->progs.seen_step, K_START),
 		 -EBUSY);
@@ -69,8 +68,7 @@ IOCORO_CASE(link_errors)
 	CHECK_EQ(iocoro_kind_attach(&sq, skel->progs.start, K_START), -EINVAL);
 	io_uring_queue_exit(&sq.ring);
 
-	iocoro_queue_exit(&co);
-	coro_ops_bpf__destroy(skel);
+	co_down(&co, skel);
 }
 
 /* BPF_LINK_UPDATE puts another program in the kind's place */
@@ -80,11 +78,9 @@ IOCORO_CASE(link_update)
 	struct iocoro co, other;
 	int link;
 
-	skel = co_load();
-	co_ring(&co, 8);
+	skel = co_up(&co);
 	co_ring(&other, 8);
-	co_attach(&co, skel->progs.start, K_START);
-	link = co_attach(&co, skel->progs.seen_step, K_SEEN);
+	link = co_start_seen(&co, skel, NULL);
 	run_start(&co, 1000, 0);
 
 	CHECK_RET(iocoro_kind_update(link, &co, skel->progs.alt_step, K_SEEN));
@@ -99,8 +95,7 @@ IOCORO_CASE(link_update)
 
 	close(link);
 	iocoro_queue_exit(&other);
-	iocoro_queue_exit(&co);
-	coro_ops_bpf__destroy(skel);
+	co_down(&co, skel);
 }
 
 /*
@@ -116,10 +111,8 @@ IOCORO_CASE(link_destroy)
 	struct iocoro co;
 	int link;
 
-	skel = co_load();
-	co_ring(&co, 8);
-	co_attach(&co, skel->progs.start, K_START);
-	link = co_attach(&co, skel->progs.seen_step, K_SEEN);
+	skel = co_up(&co);
+	link = co_start_seen(&co, skel, NULL);
 	run_start(&co, 1000, 0);
 	close(link);
 
@@ -137,8 +130,7 @@ IOCORO_CASE(link_destroy)
 	run_start(&co, 1000, 0);
 	close(link);
 
-	iocoro_queue_exit(&co);
-	coro_ops_bpf__destroy(skel);
+	co_down(&co, skel);
 }
 
 /* the struct_ops map behind @link */
@@ -166,10 +158,8 @@ IOCORO_CASE(link_same_map)
 	struct iocoro co;
 	int first, map, second;
 
-	skel = co_load();
-	co_ring(&co, 8);
-	co_attach(&co, skel->progs.start, K_START);
-	first = co_attach(&co, skel->progs.seen_step, K_SEEN);
+	skel = co_up(&co);
+	first = co_start_seen(&co, skel, NULL);
 	map = link_map_fd(first);
 	CHECK_EQ(uring_kind_link(map), -EBUSY);
 	run_start(&co, 1000, 0);
@@ -185,8 +175,7 @@ IOCORO_CASE(link_same_map)
 	close(second);
 	close(map);
 
-	iocoro_queue_exit(&co);
-	coro_ops_bpf__destroy(skel);
+	co_down(&co, skel);
 }
 
 /* one loaded program serves two rings; each ring's links are its own */
@@ -196,13 +185,10 @@ IOCORO_CASE(link_two_rings)
 	struct iocoro a, b;
 	int la0, la1;
 
-	skel = co_load();
-	co_ring(&a, 8);
+	skel = co_up(&a);
 	co_ring(&b, 8);
-	la0 = co_attach(&a, skel->progs.start, K_START);
-	la1 = co_attach(&a, skel->progs.seen_step, K_SEEN);
-	co_attach(&b, skel->progs.start, K_START);
-	co_attach(&b, skel->progs.seen_step, K_SEEN);
+	la1 = co_start_seen(&a, skel, &la0);
+	co_start_seen(&b, skel, NULL);
 	run_start(&a, 1000, 0);
 	run_start(&b, 1000, 0);
 	close(la0);
@@ -211,8 +197,7 @@ IOCORO_CASE(link_two_rings)
 	CHECK_EQ(skel->bss->seen.runs, 3);
 
 	iocoro_queue_exit(&a);
-	iocoro_queue_exit(&b);
-	coro_ops_bpf__destroy(skel);
+	co_down(&b, skel);
 }
 
 /*
@@ -225,10 +210,8 @@ IOCORO_CASE(link_ring_first)
 	struct iocoro co, again;
 	int l0, l1;
 
-	skel = co_load();
-	co_ring(&co, 8);
-	l0 = co_attach(&co, skel->progs.start, K_START);
-	l1 = co_attach(&co, skel->progs.seen_step, K_SEEN);
+	skel = co_up(&co);
+	l1 = co_start_seen(&co, skel, &l0);
 	run_start(&co, 1000, 0);
 	iocoro_queue_exit(&co);
 
@@ -245,8 +228,7 @@ IOCORO_CASE(link_ring_first)
 		 -ENOLINK);
 	close(l0);
 	close(l1);
-	iocoro_queue_exit(&again);
-	coro_ops_bpf__destroy(skel);
+	co_down(&again, skel);
 }
 
 /*
@@ -260,10 +242,8 @@ IOCORO_CASE(link_fork)
 	int l0, l1, status;
 	pid_t pid;
 
-	skel = co_load();
-	co_ring(&co, 8);
-	l0 = co_attach(&co, skel->progs.start, K_START);
-	l1 = co_attach(&co, skel->progs.seen_step, K_SEEN);
+	skel = co_up(&co);
+	l1 = co_start_seen(&co, skel, &l0);
 
 	pid = fork();
 	CHECK(pid >= 0);
@@ -277,6 +257,5 @@ IOCORO_CASE(link_fork)
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	run_start(&co, 1000, 0);
 
-	iocoro_queue_exit(&co);
-	coro_ops_bpf__destroy(skel);
+	co_down(&co, skel);
 }

@@ -66,8 +66,7 @@ IOCORO_CASE(never_issued_link)
 	struct coro_ops_bpf *skel;
 	struct iocoro co;
 
-	skel = co_load();
-	co_ring(&co, 8);
+	skel = co_up(&co);
 	co_attach(&co, skel->progs.tmpl_step, K_TMPL);
 	co_attach(&co, skel->progs.seen_step, K_SEEN);
 
@@ -77,6 +76,5 @@ IOCORO_CASE(never_issued_link)
 		      IOSQE_CQE_SKIP_SUCCESS);
 	same_as_plain(skel, &co, IOSQE_IO_LINK | IOSQE_CQE_SKIP_SUCCESS, 0);
 
-	iocoro_queue_exit(&co);
-	coro_ops_bpf__destroy(skel);
+	co_down(&co, skel);
 }

@@ -58,6 +58,5 @@ IOCORO_CASE_OPTS(notify_coop_no_eintr, .timeout = 300)
 		EXPECT_CQE(cqes, NR, UD_SPIN_END | (__u64)i << 32, STEPS);
 
 	close(epfd);
-	iocoro_queue_exit(&co);
-	coro_ops_bpf__destroy(skel);
+	co_down(&co, skel);
 }

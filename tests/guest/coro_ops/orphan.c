@@ -9,6 +9,24 @@
 
 #include "coro_ops.h"
 
+/* co_up(), K_READ_START and K_SEEN attached; K_SEEN's link in *link */
+static struct coro_ops_bpf *orphan_up(struct iocoro *co, int *link)
+{
+	struct coro_ops_bpf *skel = co_up(co);
+
+	co_attach(co, skel->progs.read_start, K_READ_START);
+	*link = co_attach(co, skel->progs.seen_step, K_SEEN);
+	return skel;
+}
+
+static void orphan_down(struct coro_ops_bpf *skel, struct iocoro *co,
+			int *pipefd)
+{
+	close(pipefd[0]);
+	close(pipefd[1]);
+	co_down(co, skel);
+}
+
 /* a READ on an empty pipe continuing at K_SEEN, started */
 static void start_read(struct coro_ops_bpf *skel, struct iocoro *co,
 		       int *pipefd)
@@ -32,10 +50,7 @@ IOCORO_CASE(orphan_read)
 	struct iocoro co;
 	int pipefd[2], link;
 
-	skel = co_load();
-	co_ring(&co, 8);
-	co_attach(&co, skel->progs.read_start, K_READ_START);
-	link = co_attach(&co, skel->progs.seen_step, K_SEEN);
+	skel = orphan_up(&co, &link);
 	start_read(skel, &co, pipefd);
 
 	close(link);
@@ -44,10 +59,7 @@ IOCORO_CASE(orphan_read)
 	CHECK_CQE(&cqe, UD_READ, 5);
 	CHECK_EQ(skel->bss->seen.runs, 0);
 
-	close(pipefd[0]);
-	close(pipefd[1]);
-	iocoro_queue_exit(&co);
-	coro_ops_bpf__destroy(skel);
+	orphan_down(skel, &co, pipefd);
 }
 
 IOCORO_CASE(orphan_update)
@@ -57,10 +69,7 @@ IOCORO_CASE(orphan_update)
 	struct iocoro co;
 	int pipefd[2], link;
 
-	skel = co_load();
-	co_ring(&co, 8);
-	co_attach(&co, skel->progs.read_start, K_READ_START);
-	link = co_attach(&co, skel->progs.seen_step, K_SEEN);
+	skel = orphan_up(&co, &link);
 	skel->bss->ret_val = 9;
 	start_read(skel, &co, pipefd);
 
@@ -73,8 +82,5 @@ IOCORO_CASE(orphan_update)
 	CHECK_EQ(skel->bss->seen.res, 5);
 
 	close(link);
-	close(pipefd[0]);
-	close(pipefd[1]);
-	iocoro_queue_exit(&co);
-	coro_ops_bpf__destroy(skel);
+	orphan_down(skel, &co, pipefd);
 }

@@ -54,6 +54,5 @@ IOCORO_CASE(overflow_emit_bounded)
 	CHECK_EQ(ends, 1);
 	CHECK(nr <= 8 + 2);
 
-	iocoro_queue_exit(&co);
-	coro_ops_bpf__destroy(skel);
+	co_down(&co, skel);
 }

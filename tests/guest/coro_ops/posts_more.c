@@ -33,8 +33,7 @@ IOCORO_CASE(posts_more_refused)
 	struct io_uring_sqe sqe;
 	struct iocoro co;
 
-	skel = co_load();
-	co_ring(&co, 8);
+	skel = co_up(&co);
 	co_attach(&co, skel->progs.tmpl_step, K_TMPL);
 	co_attach(&co, skel->progs.seen_step, K_SEEN);
 
@@ -64,6 +63,5 @@ IOCORO_CASE(posts_more_refused)
 	/* one step ran, the NOP's */
 	CHECK_EQ(skel->bss->seen.runs, 1);
 
-	iocoro_queue_exit(&co);
-	coro_ops_bpf__destroy(skel);
+	co_down(&co, skel);
 }

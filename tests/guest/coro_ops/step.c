@@ -17,10 +17,8 @@ IOCORO_CASE(step_chain)
 	struct iocoro co;
 	int l0, l1;
 
-	skel = co_load();
-	co_ring(&co, 8);
-	l0 = co_attach(&co, skel->progs.start, K_START);
-	l1 = co_attach(&co, skel->progs.seen_step, K_SEEN);
+	skel = co_up(&co);
+	l1 = co_start_seen(&co, skel, &l0);
 	skel->bss->ret_val = 42;
 
 	co_start(&co, K_START, UD_START);
@@ -38,8 +36,7 @@ IOCORO_CASE(step_chain)
 
 	close(l1);
 	close(l0);
-	iocoro_queue_exit(&co);
-	coro_ops_bpf__destroy(skel);
+	co_down(&co, skel);
 }
 
 /* a negative return value fails the request: its CQE says so */
@@ -49,10 +46,8 @@ IOCORO_CASE(step_error)
 	struct coro_ops_bpf *skel;
 	struct iocoro co;
 
-	skel = co_load();
-	co_ring(&co, 8);
-	co_attach(&co, skel->progs.start, K_START);
-	co_attach(&co, skel->progs.seen_step, K_SEEN);
+	skel = co_up(&co);
+	co_start_seen(&co, skel, NULL);
 	skel->bss->ret_val = -ENOSPC;
 
 	co_start(&co, K_START, UD_START);
@@ -61,8 +56,7 @@ IOCORO_CASE(step_error)
 	EXPECT_CQE(cqes, 3, UD_EMIT, 1000);
 	EXPECT_CQE(cqes, 3, UD_NOP, -ENOSPC);
 
-	iocoro_queue_exit(&co);
-	coro_ops_bpf__destroy(skel);
+	co_down(&co, skel);
 }
 
 /* a sleepable step reads the test's memory with bpf_copy_from_user() */
@@ -73,8 +67,7 @@ IOCORO_CASE(step_sleepable)
 	struct coro_ops_bpf *skel;
 	struct iocoro co;
 
-	skel = co_load();
-	co_ring(&co, 8);
+	skel = co_up(&co);
 	co_attach(&co, skel->progs.sleepy, K_SLEEPY);
 	skel->bss->user_addr = (__u64)(uintptr_t)&value;
 
@@ -82,8 +75,7 @@ IOCORO_CASE(step_sleepable)
 	uring_reap(&co.ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_START, 4711);
 
-	iocoro_queue_exit(&co);
-	coro_ops_bpf__destroy(skel);
+	co_down(&co, skel);
 }
 
 /*
@@ -109,6 +101,5 @@ IOCORO_CASE(step_spin)
 		EXPECT_CQE(cqes, NR, UD_SPIN_END | (__u64)i << 32, STEPS);
 	CHECK_EQ(skel->bss->spin_runs, NR * STEPS);
 
-	iocoro_queue_exit(&co);
-	coro_ops_bpf__destroy(skel);
+	co_down(&co, skel);
 }

@@ -82,6 +82,5 @@ IOCORO_CASE_OPTS(tasks_share_ring, .serial = true)
 		EXPECT_CQE(cqes, TS_NR, UD_SPIN_END | (__u64)i << 32, TS_STEPS);
 	CHECK_EQ(skel->bss->spin_runs, TS_NR * TS_STEPS);
 
-	iocoro_queue_exit(&ts_co);
-	coro_ops_bpf__destroy(skel);
+	co_down(&ts_co, skel);
 }

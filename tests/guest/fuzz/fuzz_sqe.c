@@ -19,6 +19,12 @@
 
 static unsigned int tag_seq;
 
+/* the next user_data tagged with rule @kind (fuzz_int.h) */
+static uint64_t fz_tag_ud(unsigned int kind)
+{
+	return FZ_TAG << 32 | (uint64_t)kind << 24 | (tag_seq++ & 0xffffff);
+}
+
 static void fz_sanitize(struct io_uring_sqe *sqe)
 {
 	uint64_t base = (uint64_t)(uintptr_t)scratch;
@@ -246,59 +252,46 @@ void fz_tag(struct io_uring_sqe *sqe)
 	else if ((sqe->flags & IOSQE_BPF_STEP) && kind_link[0] < 0)
 		kind = FZ_UD_NO_KIND;
 	if (kind)
-		sqe->user_data = FZ_TAG << 32 | (uint64_t)kind << 24 |
-				 (tag_seq++ & 0xffffff);
+		sqe->user_data = fz_tag_ud(kind);
 }
+
+/* each tag's rule: its CQE's res is want, or (want 0) an error */
+static const struct {
+	int want;
+	const char *what;
+} fz_rules[] = {
+	[FZ_UD_UNKNOWN_OP] = { -EINVAL, "an SQE of an unknown opcode" },
+	[FZ_UD_BPF_REFUSED] = { 0, "IORING_OP_BPF on an SQPOLL, IOPOLL or "
+				   "CQE32 ring" },
+	[FZ_UD_DRAIN] = { 0, "IOSQE_IO_DRAIN on a ring that had a kind "
+			     "attached" },
+	[FZ_UD_BPF_BAD] = { 0, "an IORING_OP_BPF with a budget past "
+			       "IORING_BPF_MAX_BUDGET, unknown rw_flags, a "
+			       "kind past IORING_CORO_MAX_KINDS, or a budget "
+			       "in a start a step queued" },
+	[FZ_UD_NO_KIND] = { 0, "a start of a kind with no step, or a first "
+			       "operation with no kind 0" },
+};
 
 /* a CQE of a tagged SQE keeps to its rule */
 void fz_judge(const struct io_uring_cqe *cqe)
 {
 	unsigned int kind;
+	int want;
 
 	if (cqe->user_data >> 32 != FZ_TAG)
 		return;
 	st.judged++;
 	kind = (cqe->user_data >> 24) & 0xff;
-	switch (kind) {
-	case FZ_UD_UNKNOWN_OP:
-		if (cqe->res != -EINVAL)
-			FAIL("iteration %lu: an SQE of an unknown opcode "
-			     "completed with %d, want -EINVAL (user_data "
-			     "0x%llx)", cur_iter, cqe->res,
-			     (unsigned long long)cqe->user_data);
-		break;
-	case FZ_UD_BPF_REFUSED:
-		if (cqe->res >= 0)
-			FAIL("iteration %lu: IORING_OP_BPF on an SQPOLL, "
-			     "IOPOLL or CQE32 ring completed with %d, want an "
-			     "error", cur_iter, cqe->res);
-		break;
-	case FZ_UD_DRAIN:
-		if (cqe->res >= 0)
-			FAIL("iteration %lu: IOSQE_IO_DRAIN on a ring that had "
-			     "a kind attached completed with %d, want an "
-			     "error", cur_iter, cqe->res);
-		break;
-	case FZ_UD_BPF_BAD:
-		if (cqe->res >= 0)
-			FAIL("iteration %lu: an IORING_OP_BPF with a budget "
-			     "past IORING_BPF_MAX_BUDGET, unknown rw_flags, a "
-			     "kind past IORING_CORO_MAX_KINDS, or a budget in "
-			     "a start a step queued, completed with %d, want "
-			     "an error (user_data 0x%llx)", cur_iter, cqe->res,
-			     (unsigned long long)cqe->user_data);
-		break;
-	case FZ_UD_NO_KIND:
-		if (cqe->res >= 0)
-			FAIL("iteration %lu: a start of a kind with no step, "
-			     "or a first operation with no kind 0, completed "
-			     "with %d, want an error", cur_iter,
-			     cqe->res);
-		break;
-	default:
+	if (kind >= ARRAY_SIZE(fz_rules) || !fz_rules[kind].what)
 		FAIL("iteration %lu: CQE of unknown user_data 0x%llx",
 		     cur_iter, (unsigned long long)cqe->user_data);
-	}
+	want = fz_rules[kind].want;
+	if (want ? cqe->res != want : cqe->res >= 0)
+		FAIL("iteration %lu: %s completed with %d, want %s%d "
+		     "(user_data 0x%llx)", cur_iter, fz_rules[kind].what,
+		     cqe->res, want ? "" : "an error < ", want,
+		     (unsigned long long)cqe->user_data);
 }
 
 /* the steps' plans and SQE slots */
@@ -322,9 +315,7 @@ void fz_programs(struct fuzz_bpf *skel, bool sqe128)
 			sqe->len = 0;
 		if (sqe->opcode == IORING_OP_BPF &&
 		    (sqe->len || fz_bpf_bad(sqe)))
-			sqe->user_data = FZ_TAG << 32 |
-					 (uint64_t)FZ_UD_BPF_BAD << 24 |
-					 (tag_seq++ & 0xffffff);
+			sqe->user_data = fz_tag_ud(FZ_UD_BPF_BAD);
 	}
 	for (i = 0; i < FZ_PLANS; i++) {
 		struct fz_plan *pl = (void *)&skel->bss->fz_plans[i];

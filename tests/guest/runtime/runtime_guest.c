@@ -109,6 +109,23 @@ static struct rt_bpf *load(struct iocoro *co)
 	return load_flags(co, 0);
 }
 
+/* the end of a case: @co's ring exited, @skel destroyed, @fd (>= 0) closed */
+static void unload(struct iocoro *co, struct rt_bpf *skel, int fd)
+{
+	iocoro_queue_exit(co);
+	rt_bpf__destroy(skel);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* @st set to read data_fd() into @buf of @len */
+static void read_data_into(struct rt_state *st, char *buf, size_t len)
+{
+	st->fd = data_fd();
+	st->buf = (uintptr_t)buf;
+	st->len = len;
+}
+
 static void wait_done(struct iocoro *co, struct iocoro_done *done)
 {
 	int ret = iocoro_wait(co, done, &wait_ts);
@@ -139,9 +156,7 @@ IOCORO_CASE(coroutine)
 
 	skel = load(&co);
 	idx = CHECK_RET(iocoro_prog_index(skel->obj, skel->progs.two_step));
-	st.fd = data_fd();
-	st.buf = (uintptr_t)buf;
-	st.len = sizeof(buf);
+	read_data_into(&st, buf, sizeof(buf));
 	run(&co, skel, (unsigned int)idx, 3, &st, &done);
 
 	/* the result: the read's byte count, and the bytes */
@@ -187,9 +202,7 @@ IOCORO_CASE(coroutine)
 	CHECK_EQ(done.res, (int)strlen(DATA));
 	CHECK_EQ(st.runs, 2);
 
-	iocoro_queue_exit(&co);
-	rt_bpf__destroy(skel);
-	close(st.fd);
+	unload(&co, skel, st.fd);
 }
 
 IOCORO_CASE(sleepable)
@@ -204,17 +217,13 @@ IOCORO_CASE(sleepable)
 	skel = load(&co);
 	CHECK(bpf_program__flags(skel->progs.peek) & BPF_F_SLEEPABLE);
 	idx = CHECK_RET(iocoro_prog_index(skel->obj, skel->progs.peek));
-	st.fd = data_fd();
-	st.buf = (uintptr_t)buf;
-	st.len = sizeof(buf);
+	read_data_into(&st, buf, sizeof(buf));
 	run(&co, skel, (unsigned int)idx, 1, &st, &done);
 	CHECK_EQ(done.how, IOCORO_FINISHED);
 	CHECK_EQ(done.res, DATA[0]);
 	CHECK(!memcmp(&st.peeked, DATA, 8));
 	CHECK_EQ(st.kind, idx);
-	iocoro_queue_exit(&co);
-	rt_bpf__destroy(skel);
-	close(st.fd);
+	unload(&co, skel, st.fd);
 }
 
 IOCORO_CASE(defer_taskrun)
@@ -249,9 +258,7 @@ IOCORO_CASE(defer_taskrun)
 	}
 	CHECK_EQ(seen, 0xf);
 	CHECK_EQ(io_uring_cq_ready(&co.ring), 0);
-	iocoro_queue_exit(&co);
-	rt_bpf__destroy(skel);
-	close(fd);
+	unload(&co, skel, fd);
 }
 
 IOCORO_CASE(op_failure)
@@ -272,8 +279,7 @@ IOCORO_CASE(op_failure)
 	CHECK_EQ(st.has_prev, 1);
 	CHECK_EQ(st.prev_res, -EBADF);
 	CHECK_EQ(io_uring_cq_ready(&co.ring), 0);
-	iocoro_queue_exit(&co);
-	rt_bpf__destroy(skel);
+	unload(&co, skel, -1);
 }
 
 /* start coroutine @id of two_step (kind 0) with @budget in the SQE */
@@ -294,15 +300,14 @@ static void start_raw(struct iocoro *co, struct rt_bpf *skel, uint32_t id,
 IOCORO_CASE(budget)
 {
 	char buf[64];
-	struct rt_state st = { .len = sizeof(buf) };
+	struct rt_state st = { 0 };
 	struct iocoro_done done;
 	struct rt_bpf *skel;
 	struct iocoro co;
 	unsigned int i, seen = 0;
 
 	skel = load(&co);
-	st.fd = data_fd();
-	st.buf = (uintptr_t)buf;
+	read_data_into(&st, buf, sizeof(buf));
 
 	/* one step: the read's step has nothing left */
 	CHECK_RET(iocoro_set_budget(&co, 1));
@@ -368,9 +373,7 @@ IOCORO_CASE(budget)
 	CHECK_EQ(st.runs, 0);
 	CHECK_EQ(io_uring_cq_ready(&co.ring), 0);
 
-	iocoro_queue_exit(&co);
-	rt_bpf__destroy(skel);
-	close(st.fd);
+	unload(&co, skel, st.fd);
 }
 
 IOCORO_CASE(verifier_log)
@@ -438,6 +441,5 @@ IOCORO_CASE(no_support)
 	CHECK_CQE(cqe, iocoro_ud(IOCORO_UD_STEP, 0, 1), -EINVAL);
 	io_uring_cqe_seen(&sq.ring, cqe);
 	io_uring_queue_exit(&sq.ring);
-	iocoro_queue_exit(&co);
-	rt_bpf__destroy(skel);
+	unload(&co, skel, -1);
 }

@@ -116,6 +116,21 @@ static ssize_t write_nowait(int fd, const void *buf, size_t len, off_t off)
 	return ret < 0 ? -errno : ret;
 }
 
+/*
+ * all FSIZE bytes of @fd (@what, for the message) read RWF_NOWAIT into
+ * @buf, the pattern; -EOPNOTSUPP means the kernel lacks FMODE_NOWAIT
+ */
+static void read_whole_nowait(int fd, unsigned char *buf, const char *what)
+{
+	ssize_t ret = read_nowait(fd, buf, FSIZE, 0);
+
+	if (ret == -EOPNOTSUPP)
+		FAIL("RWF_NOWAIT read of %s: -EOPNOTSUPP (no FMODE_NOWAIT: "
+		     "kernel patch 15 missing)", what);
+	CHECK_EQ(ret, (ssize_t)FSIZE);
+	check_pat(buf, 0, FSIZE);
+}
+
 /* @len bytes at @off of @fd are @c */
 static void check_fill(int fd, off_t off, size_t len, unsigned char c)
 {
@@ -182,12 +197,7 @@ IOCORO_CASE(cached)
 
 	tmpfs_up();
 	fd = make_file(FSIZE);
-	ret = read_nowait(fd, buf, FSIZE, 0);
-	if (ret == -EOPNOTSUPP)
-		FAIL("RWF_NOWAIT read of tmpfs: -EOPNOTSUPP (no FMODE_NOWAIT: "
-		     "kernel patch 15 missing)");
-	CHECK_EQ(ret, (ssize_t)FSIZE);
-	check_pat(buf, 0, FSIZE);
+	read_whole_nowait(fd, buf, "tmpfs");
 	/* from the middle of a page, across pages, to past the end */
 	ret = read_nowait(fd, buf, FSIZE, PG + 100);
 	CHECK_EQ(ret, (ssize_t)(FSIZE - PG - 100));
@@ -462,7 +472,6 @@ IOCORO_CASE(locked_read)
 IOCORO_CASE(memfd)
 {
 	unsigned char buf[FSIZE], w[PG];
-	ssize_t ret;
 	int fd;
 
 	fd = CHECK_SYS(memfd_create("iocoro-nowait", MFD_ALLOW_SEALING));
@@ -470,12 +479,7 @@ IOCORO_CASE(memfd)
 		buf[i] = pat(i);
 	CHECK_EQ(pwrite(fd, buf, FSIZE, 0), (ssize_t)FSIZE);
 	memset(buf, 0, sizeof(buf));
-	ret = read_nowait(fd, buf, FSIZE, 0);
-	if (ret == -EOPNOTSUPP)
-		FAIL("RWF_NOWAIT read of a memfd: -EOPNOTSUPP (no FMODE_NOWAIT: "
-		     "kernel patch 15 missing)");
-	CHECK_EQ(ret, (ssize_t)FSIZE);
-	check_pat(buf, 0, FSIZE);
+	read_whole_nowait(fd, buf, "a memfd");
 
 	memset(w, 0x5a, PG);
 	CHECK_EQ(write_nowait(fd, w, PG, 2 * PG), (ssize_t)PG);
