@@ -12,7 +12,7 @@
 #                 [--scale "1 64 ..."] [--lookups N] [--direct-lookups N]
 #                 [--sweep "1 4 ..."] [--cases "..."] [--tools yes|no|auto]
 #
-#   --bin DIR    the build dir (copychain, step_bench, uring_cp, bench_time)
+#   --bin DIR    the build dir (copychain, step_bench, uring_cp, bench_time, ...)
 #   --rounds R   recorded rounds of each case (10); --warmup W rounds before
 #                them (1); --seed S the order's seed (default: random; the
 #                CSV's info,order row keeps it)
@@ -30,7 +30,7 @@
 #                cp/cat: uutils cp (rust-coreutils), rsync, fio. yes: each
 #                must be there (bench/run.sh puts them in the image); auto
 #                (default): the ones missing are left out, said once
-#   --lookups N  btree-lookup's random keys per run (200000: every mode
+#   --lookups N  the B+tree lookups' random keys per run (200000: every mode
 #                runs a second or more, so the timer and start-up do not
 #                weigh); --direct-lookups N those of the disk's O_DIRECT
 #                cases (5000: each level a device read) and a tenth of
@@ -76,12 +76,13 @@ fi
 cc=$bin/apps/copychain/copychain
 cat_chain=$bin/apps/catchain/catchain
 bt=$bin/apps/btree-lookup/btree-lookup
+ubt=$bin/bench/btree/uring_btree
 ucp=$bin/bench/copy/uring_cp
 ucc=$bin/bench/copy/uring_cc
 ucat=$bin/bench/copy/uring_cat
 btime=$bin/bench/copy/bench_time
 step=$bin/bench/step/step_bench
-for f in "$cc" "$cat_chain" "$bt" "$ucp" "$ucc" "$ucat" "$btime" "$step"; do
+for f in "$cc" "$cat_chain" "$bt" "$ubt" "$ucp" "$ucc" "$ucat" "$btime" "$step"; do
 	[ -x "$f" ] || { echo "guest.sh: $f missing" >&2; exit 1; }
 done
 # copychain's depth, chunk and files in flight, for the peers run at them
@@ -307,14 +308,15 @@ cat_case() {
 	rm -rf "$dir/cat.src"
 }
 
-# dependent reads: btree-lookup's coroutine next to its pread and
-# user-space io_uring loops, on trees of depth 3 and 6 (fanout 8), with 256
-# lookups in flight (case btree_*_dD) and with one (btree_*_dD_q1: the
-# coroutine and the io_uring loop at --inflight 1); the time is the
-# lookups' own (btree-lookup --stats), without loading, and each run's
-# median and 99th-percentile lookup time. On the disk (DIRECT=1) the
-# depth-6 tree is also read with O_DIRECT (btree_disk_d6_direct*,
-# --direct-lookups keys): every level a read of the device.
+# dependent reads: btree-lookup's coroutine next to its peers, the pread
+# and user-space io_uring loops of uring_btree (--pread, --uring), on
+# trees of depth 3 and 6 (fanout 8), with 256 lookups in flight (case
+# btree_*_dD) and with one (btree_*_dD_q1: the coroutine and the io_uring
+# loop at --inflight 1); the time is the lookups' own (--stats), without
+# loading, and each run's median and 99th-percentile lookup time. On the
+# disk (DIRECT=1) the depth-6 tree is also read with O_DIRECT
+# (btree_disk_d6_direct*, --direct-lookups keys): every level a read of
+# the device.
 bt_case() {
 	local cas=$1 dir=$2 drop=$3 direct=${4:-0} spec depth keys f q sub
 	for spec in "3 500" "6 40000"; do
@@ -353,13 +355,13 @@ bt_rounds() {
 	for r in $(round_ids); do
 		order "${modes[@]}"
 		for who in "${ORDER[@]}"; do
-			local mode=()
-			[ "$who" = bpf ] || mode=("--$who")
+			local cmd=("$ubt" "--$who")
+			[ "$who" != bpf ] || cmd=("$bt" lookup)
 			if [ "$drop" = 1 ]; then
 				sync
 				echo 3 > /proc/sys/vm/drop_caches
 			fi
-			"$bt" lookup "${mode[@]}" "${extra[@]}" --inflight "$q" --stats --random "$n" \
+			"${cmd[@]}" "${extra[@]}" --inflight "$q" --stats --random "$n" \
 				--seed "${r#w}" "$f" > "$work/bt.$who" 2> "$work/bt.err" ||
 				{ echo "bench: $cas: $who failed:" >&2; cat "$work/bt.err" >&2; exit 1; }
 			line=$(grep ' lookups/s$' "$work/bt.err")

@@ -56,7 +56,7 @@ build=$(iocoro_build_dir "$root")
 run=$build-run/bench-icount
 mkdir -p "$run"
 iocoro_configure "$root" "$build"
-cmake --build "$build" -j "$(nproc)" --target copychain catchain btree-lookup step_bench uring_cp uring_cc uring_cat bench_time
+cmake --build "$build" -j "$(nproc)" --target copychain catchain btree-lookup uring_btree step_bench uring_cp uring_cc uring_cat bench_time
 
 # one guest.sh run a size; the CSVs come back after a marker each
 gs=$(printf '%q' "$build/bench/guest.sh")

@@ -58,7 +58,7 @@ run=$build-run/bench-all
 mkdir -p "$run"
 
 iocoro_configure "$root" "$build"
-cmake --build "$build" -j "$(nproc)" --target copychain catchain btree-lookup step_bench uring_cp uring_cc uring_cat bench_time
+cmake --build "$build" -j "$(nproc)" --target copychain catchain btree-lookup uring_btree step_bench uring_cp uring_cc uring_cat bench_time
 
 khz=$("$build/bench/step/step_bench" --measure-tsc) || die "step_bench --measure-tsc failed"
 echo "$prog: host TSC at $khz kHz"

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * btree-lookup's user-space half of the format (btree.h): building a tree
- * file, checking its header, and walking it in user space (the --pread
- * and --uring modes judge each node exactly as the coroutine does, with
- * btree_step()). Functions return 0 or -errno and never set errno.
+ * file, checking its header, and walking it in user space (the peers of
+ * bench/btree/uring_btree.c, --pread and --uring, judge each node exactly
+ * as the coroutine does, with btree_step()). Functions return 0 or -errno and never set errno.
  */
 #ifndef BTREE_FILE_H
 #define BTREE_FILE_H

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * btree-lookup: the on-disk B+tree format, and the one search routine that
- * the coroutine (btree.bpf.c) and user space (--pread, --uring) share.
+ * the coroutine (btree.bpf.c) and user space (btree-file.c's walks, which
+ * the benchmark peer uring_btree runs) share.
  *
  * A tree file is a run of 4 KiB nodes. Node 0 is the header; the others
  * are tree nodes, addressed by byte offset (a multiple of 4096):
@@ -44,7 +45,7 @@
 #define BTREE_DEFAULT_FANOUT	BTREE_SLOTS
 #define BTREE_MAX_DEPTH		16U
 
-/* lookups in flight at once in the BPF and --uring modes, at most (2^n) */
+/* lookups in flight at once (--inflight), at most (2^n) */
 #define BTREE_MAX_INFLIGHT	1024U
 
 /*

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The ring of the user-space io_uring peers (uring_cc, uring_cat,
- * uring_cp): set up with the flags iocoro_queue_init() gives every iocoro
- * ring (IOCORO_SETUP_FLAGS in iocoro.h), so that a ratio compares where
- * the decisions are made, not two ring setups.
+ * uring_cp, bench/btree's uring_btree): set up with the flags
+ * iocoro_queue_init() gives every iocoro ring (IOCORO_SETUP_FLAGS in
+ * iocoro.h), so that a ratio compares where the decisions are made, not
+ * two ring setups.
  */
 #ifndef IOCORO_BENCH_PEER_RING_H
 #define IOCORO_BENCH_PEER_RING_H

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * Tests of the btree-lookup program, run as a child on trees it builds:
+ * Tests of the btree-lookup program and its benchmark peer uring_btree
+ * (bench/btree/: the same lookups with a pread() loop, --pread, or a
+ * user-space io_uring loop, --uring), run as children on trees
+ * btree-lookup builds: the three modes.
  *
  * A suite of self-registering cases (tests/lib/case.h), run as
- * "btree_test CASE BTREE", ctest btree_<case>:
+ * "btree_test CASE BTREE_LOOKUP URING_BTREE", ctest btree_<case>:
  *
- *   host     the --pread mode on any kernel: lookups of present and absent
- *            keys, every error (missing file, not a btree, truncated,
- *            corrupt nodes, bad keys, usage); the default mode fails with
+ *   host     uring_btree --pread on any kernel: lookups of present and
+ *            absent keys, every error (missing file, not a btree,
+ *            truncated, corrupt nodes, bad keys, usage), --uring's too
+ *            where io_uring runs; btree-lookup fails with
  *            iocoro_strerror()'s words on a kernel without the series
  *            (host)
  *   depths   trees of depth 3 to 8 (small fanouts, sizes from the seed):
@@ -15,7 +19,7 @@
  *            output equal to what the keys say, --stats exact, few lookups
  *            in flight, --random (guest)
  *   errors   the errors in all three modes, the same messages from each
- *            (guest)
+ *            but for the program's name (guest)
  *
  * The expected answers come from the key generator (btree_key(), which
  * the tree's seed fixes) and a sorted copy of the keys, not from the
@@ -46,13 +50,27 @@
 #include "seed.h"
 
 #define NAME "btree-lookup"
+#define PEER "uring_btree"
 
-static const char *bin;
+static const char *bin, *peer;
 static char work[256];
 static struct test_rng rng;
 
-/* the modes, the coroutine (NULL: no option) last */
-static const char *const modes[] = { "--pread", "--uring", NULL };
+/* a mode: its --stats name, and uring_btree's option for it */
+struct mode {
+	const char *name;
+	const char *opt;	/* NULL: btree-lookup lookup, the coroutine */
+};
+
+/* the modes, the coroutine last */
+static const struct mode modes[] = {
+	{ "pread", "--pread" },
+	{ "uring", "--uring" },
+	{ "bpf", NULL },
+};
+
+/* the coroutine's mode */
+#define BPF (&modes[2])
 
 /* ---- files ---- */
 
@@ -112,18 +130,27 @@ static void run_in(struct run *r, const char *in, ...)
 	run_argv(r, in, argv);
 }
 
-/* lookup [MODE] [EXTRA] FILE < keys; mode NULL: the coroutine */
-static void run_lookup(struct run *r, const char *mode, const char *extra,
+/* the command of mode @m, in @argv: its length */
+static int mode_argv(const struct mode *m, const char **argv)
+{
+	if (!m->opt) {
+		argv[0] = bin;
+		argv[1] = "lookup";
+	} else {
+		argv[0] = peer;
+		argv[1] = m->opt;
+	}
+	return 2;
+}
+
+/* lookup in mode @m [EXTRA] FILE < keys, with --stats */
+static void run_lookup(struct run *r, const struct mode *m, const char *extra,
 		       const char *file, const char *keys)
 {
 	const char *argv[8];
-	int argc = 0;
+	int argc = mode_argv(m, argv);
 
-	argv[argc++] = bin;
-	argv[argc++] = "lookup";
 	argv[argc++] = "--stats";
-	if (mode)
-		argv[argc++] = mode;
 	if (extra)
 		argv[argc++] = extra;
 	argv[argc++] = file;
@@ -249,12 +276,14 @@ struct stats {
 	double secs, p50, p99;
 };
 
-static void parse_stats(const char *err, const char *mode, struct stats *s)
+static void parse_stats(const char *err, const struct mode *m,
+			struct stats *s)
 {
 	char head[64];
 	const char *p;
 
-	snprintf(head, sizeof(head), NAME ": %s: ", mode);
+	snprintf(head, sizeof(head), "%s: %s: ", m->opt ? PEER : NAME,
+		 m->name);
 	p = strstr(err, head);
 	if (!p)
 		FAIL("no stats line '%s' in '%s'", head, err);
@@ -264,11 +293,6 @@ static void parse_stats(const char *err, const char *mode, struct stats *s)
 			&s->secs, &s->p50, &s->p99), 7);
 }
 
-static const char *mode_name(const char *mode)
-{
-	return mode ? mode + 2 : "bpf";
-}
-
 /*
  * Each walk reads one node per level: reads are exact; steps are the
  * program runs (one a read: the root's read carries the first) or the
@@ -276,12 +300,12 @@ static const char *mode_name(const char *mode)
  * enters: none for pread, at least one per level for the io_uring loop,
  * and for the coroutine fewer than the lookups (the point of it)
  */
-static void check_stats(const struct run *r, const char *mode,
+static void check_stats(const struct run *r, const struct mode *m,
 			uint64_t lookups, uint32_t depth, uint32_t inflight)
 {
 	struct stats s;
 
-	parse_stats(r->err, mode_name(mode), &s);
+	parse_stats(r->err, m, &s);
 	CHECK_EQ(s.lookups, lookups);
 	CHECK_EQ(s.reads, lookups * depth);
 	/*
@@ -290,7 +314,7 @@ static void check_stats(const struct run *r, const char *mode,
 	 */
 	CHECK(s.p50 >= 0 && s.p50 <= s.p99);
 	CHECK(s.p99 <= s.secs * 1e6 + 1);
-	if (!mode) {
+	if (m == BPF) {
 		/* the root's read carries the first step: no start */
 		CHECK_EQ(s.steps, lookups * depth);
 		CHECK(s.enters >= 1);
@@ -298,7 +322,7 @@ static void check_stats(const struct run *r, const char *mode,
 			CHECK(s.enters < lookups);
 	} else {
 		CHECK_EQ(s.steps, lookups * depth);
-		if (!strcmp(mode, "--pread"))
+		if (m == &modes[0])
 			CHECK_EQ(s.enters, 0);
 		else
 			CHECK(s.enters >= depth && s.enters <= lookups * depth);
@@ -313,10 +337,10 @@ static void lookups_all_modes(const struct tree *t, uint64_t n)
 	size_t m;
 
 	for (m = 0; m < 3; m++) {
-		run_lookup(&r, modes[m], NULL, t->path, keys);
+		run_lookup(&r, &modes[m], NULL, t->path, keys);
 		CHECK_EQ(r.status, 0);
 		CHECK_STR(r.out, want);
-		check_stats(&r, modes[m], n + 2, t->depth, 256);
+		check_stats(&r, &modes[m], n + 2, t->depth, 256);
 		run_free(&r);
 	}
 	free(want);
@@ -334,13 +358,19 @@ static void random_all_modes(const struct tree *t, uint64_t n)
 	snprintf(count, sizeof(count), "%" PRIu64, n);
 	snprintf(seed, sizeof(seed), "%" PRIu64, test_rng_next(&rng));
 	for (m = 0; m < 3; m++) {
-		const char *argv[] = { bin, "lookup", "--stats", "--random",
-				       count, "--seed", seed, t->path,
-				       modes[m], NULL };
+		const char *argv[10];
+		int argc = mode_argv(&modes[m], argv);
 
+		argv[argc++] = "--stats";
+		argv[argc++] = "--random";
+		argv[argc++] = count;
+		argv[argc++] = "--seed";
+		argv[argc++] = seed;
+		argv[argc++] = t->path;
+		argv[argc] = NULL;
 		run_argv(&r, NULL, argv);
 		CHECK_EQ(r.status, 0);
-		check_stats(&r, modes[m], n, t->depth, 256);
+		check_stats(&r, &modes[m], n, t->depth, 256);
 		if (!first) {
 			first = strdup(r.out);
 		} else {
@@ -378,10 +408,10 @@ static void few_in_flight(const struct tree *t, uint64_t n)
 
 	/* --uring one at a time, the coroutine 7 at a time */
 	for (m = 1; m < 3; m++) {
-		run_lookup(&r, modes[m], q[m - 1], t->path, keys);
+		run_lookup(&r, &modes[m], q[m - 1], t->path, keys);
 		CHECK_EQ(r.status, 0);
 		CHECK_STR(r.out, want);
-		check_stats(&r, modes[m], n + 2, t->depth, m == 1 ? 1 : 7);
+		check_stats(&r, &modes[m], n + 2, t->depth, m == 1 ? 1 : 7);
 		run_free(&r);
 	}
 	free(want);
@@ -438,10 +468,10 @@ IOCORO_CASE(direct)
 	keys = path_in("keys");
 	want = gen_keys(&t, 50, keys);
 	for (m = 0; m < 3; m++) {
-		run_lookup(&r, modes[m], "--direct", t.path, keys);
+		run_lookup(&r, &modes[m], "--direct", t.path, keys);
 		CHECK_EQ(r.status, 0);
 		CHECK_STR(r.out, want);
-		check_stats(&r, modes[m], 52, t.depth, 256);
+		check_stats(&r, &modes[m], 52, t.depth, 256);
 		run_free(&r);
 	}
 	free(want);
@@ -467,6 +497,29 @@ static void write_node(const struct tree *t, uint64_t off,
 	CHECK_SYS(close(fd));
 }
 
+/*
+ * stderr of a run in mode @m is @want (btree-lookup's words): uring_btree
+ * says the same with its own name
+ */
+static void check_err(const struct run *r, const struct mode *m,
+		      const char *want)
+{
+	char have[4096], *o = have;
+	const char *p = r->err;
+
+	while (*p && o < have + sizeof(have) - sizeof(NAME)) {
+		if (m->opt && !strncmp(p, PEER, strlen(PEER))) {
+			o = stpcpy(o, NAME);
+			p += strlen(PEER);
+		} else {
+			*o++ = *p++;
+		}
+	}
+	*o = '\0';
+	CHECK(!*p);
+	CHECK_STR(have, want);
+}
+
 /* the same lookup fails alike in every mode listed: status, stderr */
 static void fails_alike(const char *file, const char *key, size_t nmodes,
 			int status, const char *err)
@@ -475,13 +528,16 @@ static void fails_alike(const char *file, const char *key, size_t nmodes,
 	size_t m;
 
 	for (m = 0; m < nmodes; m++) {
-		const char *argv[] = { bin, "lookup", file, key, modes[m],
-				       NULL };
+		const char *argv[6];
+		int argc = mode_argv(&modes[m], argv);
 
+		argv[argc++] = file;
+		argv[argc++] = key;
+		argv[argc] = NULL;
 		run_argv(&r, NULL, argv);
 		CHECK_EQ(r.status, status);
 		CHECK_STR(r.out, "");
-		CHECK_STR(r.err, err);
+		check_err(&r, &modes[m], err);
 		run_free(&r);
 	}
 }
@@ -564,14 +620,17 @@ static void corrupt_nodes(size_t nmodes)
 	snprintf(out, sizeof(out), "%" PRIu64 " %" PRIu64 "\n", good,
 		 (uint64_t)btree_value(good));
 	for (m = 0; m < nmodes; m++) {
-		const char *argv[] = { bin, "lookup", t.path, args[0], args[1],
-				       args[2], args[3], args[4], args[5],
-				       args[6], modes[m], NULL };
+		const char *argv[12];
+		int argc = mode_argv(&modes[m], argv);
 
+		argv[argc++] = t.path;
+		for (i = 0; i < 7; i++)
+			argv[argc++] = args[i];
+		argv[argc] = NULL;
 		run_argv(&r, NULL, argv);
 		CHECK_EQ(r.status, 1);
 		CHECK_STR(r.out, out);
-		CHECK_STR(r.err, err);
+		check_err(&r, &modes[m], err);
 		run_free(&r);
 	}
 	tree_free(&t);
@@ -630,12 +689,30 @@ static void errors(size_t nmodes)
 	fails_alike(t.path, "18446744073709551616", nmodes, 2,
 		    NAME ": invalid key: '18446744073709551616'\nTry '" NAME " --help' for more information.\n");
 	write_text(path_in("badkeys"), "1 2\nthree\n");
-	run_in(&r, path_in("badkeys"), "lookup", "--pread", t.path, NULL);
+	{
+		const char *argv[] = { peer, "--pread", t.path, NULL };
+
+		run_argv(&r, path_in("badkeys"), argv);
+	}
 	CHECK_EQ(r.status, 2);
 	CHECK_STR(r.out, "");
-	CHECK_HAS(r.err, NAME ": invalid key: 'three'\n");
+	CHECK_HAS(r.err, PEER ": invalid key: 'three'\n");
+	run_free(&r);
+	/* the peers' modes are uring_btree's, not btree-lookup's */
+	run_in(&r, NULL, "lookup", "--pread", t.path, "1", NULL);
+	CHECK_EQ(r.status, 2);
+	CHECK_STR(r.out, "");
+	CHECK_HAS(r.err, "unrecognized option '--pread'");
 	run_free(&r);
 	tree_free(&t);
+	{
+		const char *argv[] = { peer, "--uring", NULL };
+
+		run_argv(&r, NULL, argv);
+	}
+	CHECK_EQ(r.status, 2);
+	CHECK_HAS(r.err, PEER ": missing file operand\n");
+	run_free(&r);
 
 	/* usage */
 	run_in(&r, NULL, NULL);
@@ -679,7 +756,7 @@ static void errors(size_t nmodes)
 	run_free(&r);
 }
 
-/* any kernel: --pread works, the coroutine needs the series */
+/* any kernel: uring_btree --pread works, the coroutine needs the series */
 IOCORO_CASE_OPTS(host, .host = true)
 {
 	int probe = iocoro_probe();
@@ -694,10 +771,10 @@ IOCORO_CASE_OPTS(host, .host = true)
 	{
 		char *keys = path_in("keys"), *w = gen_keys(&t, 100, keys);
 
-		run_lookup(&r, "--pread", NULL, t.path, keys);
+		run_lookup(&r, &modes[0], NULL, t.path, keys);
 		CHECK_EQ(r.status, 0);
 		CHECK_STR(r.out, w);
-		check_stats(&r, "--pread", 102, t.depth, 1);
+		check_stats(&r, &modes[0], 102, t.depth, 1);
 		run_free(&r);
 		free(w);
 	}
@@ -718,11 +795,13 @@ IOCORO_CASE(errors)
 	errors(3);
 }
 
-/* BTREE, the binary under test: the suite's ARGS */
+/* BTREE_LOOKUP and URING_BTREE, the binaries under test: the suite's ARGS */
 void iocoro_suite_setup(int argc, char **argv)
 {
-	bin = run_app_setup("btree", argc, argv, &rng, work,
-			    sizeof(work));
+	if (argc != 2)
+		FAIL("usage: btree_test CASE BTREE_LOOKUP URING_BTREE");
+	bin = run_app_setup("btree", 1, argv, &rng, work, sizeof(work));
+	peer = argv[1];
 }
 
 /* the files a case may leave, then the directory, which must be empty */
