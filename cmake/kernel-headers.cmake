@@ -18,7 +18,8 @@
 # the patched ones; every other uapi header comes from the system. liburing's
 # own copy of io_uring.h uses the same include guard (LINUX_IO_URING_H):
 # include <linux/io_uring.h> before <liburing.h> to get the patched
-# definitions.
+# definitions. It adds include/compat/ too: bpf_struct_ops_link.h, what
+# <linux/bpf.h> gained for struct_ops links after Debian 12's (Linux 6.1).
 set(IOCORO_KERNEL_HEADERS "" CACHE PATH
   "Exported uapi headers of a kernel (dir with include/linux/bpf.h); empty: the tree's include/uapi")
 
@@ -52,3 +53,4 @@ add_library(iocoro_uapi INTERFACE)
 # -I (not -isystem): searched before every system directory, including the
 # -isystem dirs of imported targets; BEFORE: ahead of other -I dirs too.
 target_include_directories(iocoro_uapi BEFORE INTERFACE ${IOCORO_KERNEL_INCLUDE})
+target_include_directories(iocoro_uapi INTERFACE ${CMAKE_SOURCE_DIR}/include/compat)
