@@ -46,9 +46,9 @@ expect 0 refresh 'io_uring.h updated from'
 expect 0 refreshed "$n headers in include/uapi/ equal" --check
 
 # the export lacks a committed header
-mv "$export/include/linux/bpf_common.h" "$tmp/"
-expect 1 missing 'include/uapi/linux/bpf_common.h: the export has no' --check
-mv "$tmp/bpf_common.h" "$export/include/linux/"
+mv "$export/include/linux/io_uring.h" "$tmp/"
+expect 1 missing 'include/uapi/linux/io_uring.h: the export has no' --check
+mv "$tmp/io_uring.h" "$export/include/linux/"
 
 # a header added by name, then checked with the rest
 echo '#define EXTRA 1' >"$export/include/linux/extra.h"
