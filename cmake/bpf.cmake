@@ -13,7 +13,8 @@
 # Include order for the BPF compile: INCLUDES, bpf-lib/include, the
 # patched kernel's uapi headers, libbpf's headers, then the multiarch dir
 # (asm/types.h).
-# The uapi headers come before /usr/include so the patched linux/bpf.h wins.
+# The uapi headers come before /usr/include so the patched linux/io_uring.h
+# wins; <linux/bpf.h> is theirs if they have it, else the system's.
 
 set(IOCORO_BPF_CLANG "" CACHE FILEPATH "clang used for -target bpf (empty: search)")
 set(IOCORO_BPFTOOL "" CACHE FILEPATH "bpftool used for skeletons (empty: search)")

@@ -2,7 +2,11 @@
 # The patched kernel's uapi headers committed in include/uapi/ (what CMake
 # builds against unless -DIOCORO_KERNEL_HEADERS says otherwise): copy them
 # from the series' export, or with --check compare them with it byte for
-# byte (ctest series_uapi).
+# byte (ctest series_uapi). Only the headers the series changes are
+# committed (linux/io_uring.h); user space takes every other one, such as
+# <linux/bpf.h>, from the system. So first, in either mode: every
+# include/uapi/ header a patch of kernel/patches/ changes must be one
+# include/uapi/ holds (or a HEADER named), else it fails and names them.
 #
 # Usage: scripts/update-uapi.sh [--check] [--from DIR] [HEADER...]
 #
@@ -34,18 +38,41 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ "$check" = 0 ] || [ $# -eq 0 ] || die "--check takes no HEADER"
+
+cd "$root"
+mapfile -t committed < <(cd "$uapi" && find . -type f -name '*.h' | sed 's|^\./||' | LC_ALL=C sort)
+headers=("$@")
+[ ${#headers[@]} -gt 0 ] || headers=("${committed[@]}")
+[ ${#headers[@]} -gt 0 ] || die "no headers in $uapi/ and none named"
+
+# the uapi headers the series changes, as "<patch>: <header>"
+series_uapi() {
+	local p
+	for p in kernel/patches/*.patch; do
+		[ -f "$p" ] || continue
+		sed -nE 's#^(\+\+\+ b|--- a)/include/uapi/(.*)#\2#p' "$p" |
+			sed "s#^#${p##*/}: #"
+	done | LC_ALL=C sort -u
+}
+
+# the series changes no uapi header that is not committed
+uncommitted=$(series_uapi | while read -r patch h; do
+	printf '%s\n' "${committed[@]}" "${headers[@]}" | grep -qxF "$h" ||
+		echo "  $patch include/uapi/$h"
+done)
+if [ -n "$uncommitted" ]; then
+	echo "update-uapi: the series changes uapi headers $uapi/ does not hold:" >&2
+	echo "$uncommitted" >&2
+	die "user space would build against the system's copies, without" \
+		"the series' changes; commit them (scripts/update-uapi.sh" \
+		"linux/<name>.h, then git add $uapi/) or keep the series off them"
+fi
+
 if [ -z "$from" ]; then
 	from=$("$root/kernel/build.sh" headers | tail -n 1)
 fi
 [ -d "$from/include/linux" ] || die "'$from' is no headers_install output (no include/linux/)"
 from=$(cd "$from" && pwd)
-
-cd "$root"
-headers=("$@")
-if [ ${#headers[@]} -eq 0 ]; then
-	mapfile -t headers < <(cd "$uapi" && find . -type f -name '*.h' | sed 's|^\./||' | LC_ALL=C sort)
-fi
-[ ${#headers[@]} -gt 0 ] || die "no headers in $uapi/ and none named"
 
 bad=0
 for h in "${headers[@]}"; do

@@ -19,6 +19,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "bpf_struct_ops_link.h"
 #include "internal.h"
 
 /* where the value of an io_coro_ops map keeps what we write */
@@ -184,8 +185,7 @@ static int link_create(int map_fd)
 	union bpf_attr attr;
 
 	memset(&attr, 0, sizeof(attr));
-	attr.link_create.map_fd = map_fd;
-	attr.link_create.attach_type = BPF_STRUCT_OPS;
+	struct_ops_link_create_attr(&attr, map_fd);
 	return syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
 }
 
@@ -233,8 +233,7 @@ int iocoro_kind_update(int link_fd, struct iocoro *co,
 	if (map_fd < 0)
 		return IOCORO_ERRNO_RESTORE(map_fd);
 	memset(&attr, 0, sizeof(attr));
-	attr.link_update.link_fd = link_fd;
-	attr.link_update.new_map_fd = map_fd;
+	struct_ops_link_update_attr(&attr, link_fd, map_fd);
 	ret = syscall(__NR_bpf, BPF_LINK_UPDATE, &attr, sizeof(attr)) ? -errno : 0;
 	close(map_fd);
 	return IOCORO_ERRNO_RESTORE(ret);

@@ -24,9 +24,13 @@ cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" ||
 for f in include/iocoro.h include/iocoro/bpf.h include/iocoro/user_data.h \
 	include/iocoro/coro_ops.h include/iocoro/bpf_coro.h \
 	include/iocoro/bpf_ctx.h include/iocoro/bpf_prep.h \
-	include/iocoro/uapi/linux/io_uring.h include/iocoro/uapi/linux/bpf.h; do
+	include/iocoro/uapi/linux/io_uring.h; do
 	[ -f "$prefix/$f" ] || fail "not installed: $f"
 done
+# the series changes no other uapi header: <linux/bpf.h> is the system's
+[ "$(ls "$prefix/include/iocoro/uapi/linux")" = io_uring.h ] ||
+	fail "installed uapi headers besides io_uring.h:" \
+		"$(ls "$prefix/include/iocoro/uapi/linux")"
 # bpf-lib's headers are its sources, as they are: nothing generated
 for f in "$prefix"/include/iocoro/*.h; do
 	cmp -s "$f" "$src/bpf-lib/include/iocoro/${f##*/}" ||

@@ -414,8 +414,7 @@ int uring_kind_link(int map_fd)
 	int fd;
 
 	memset(&attr, 0, sizeof(attr));
-	attr.link_create.map_fd = map_fd;
-	attr.link_create.attach_type = BPF_STRUCT_OPS;
+	struct_ops_link_create_attr(&attr, map_fd);
 	fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof(attr));
 	return fd < 0 ? -errno : fd;
 }

@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* struct_ops links on a <linux/bpf.h> older than 6.4 (Debian 12's) */
+#include "bpf_struct_ops_link.h"
 #include "check.h" /* EXPECT_CQE */
 
 /* how long a CQE that must come may take (TCG + KASAN are slow) */

@@ -4,7 +4,7 @@
  *
  *   #include <iocoro/bpf.h>
  *
- * gives the patched uapi (linux/bpf.h, linux/io_uring.h), libbpf's
+ * gives the uapi (the patched linux/io_uring.h, linux/bpf.h), libbpf's
  * bpf_helpers.h (SEC(), maps, the stock helpers), and
  *
  *   iocoro/coro_ops.h    struct io_coro_step (a step's context),

@@ -210,8 +210,8 @@ IOCORO_CASE(attach_link_info)
 	len = sizeof(info);
 	CHECK_EQ(bpf_obj_get_info_by_fd(link, &info, &len), 0);
 	CHECK_EQ(info.type, BPF_LINK_TYPE_STRUCT_OPS);
-	CHECK(info.struct_ops.map_id != 0);
-	map = bpf_map_get_fd_by_id(info.struct_ops.map_id);
+	CHECK(struct_ops_link_info_map_id(&info) != 0);
+	map = bpf_map_get_fd_by_id(struct_ops_link_info_map_id(&info));
 	CHECK(map >= 0);
 
 	memset(&minfo, 0, sizeof(minfo));

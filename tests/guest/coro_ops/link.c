@@ -143,7 +143,7 @@ static int link_map_fd(int link)
 	memset(&info, 0, sizeof(info));
 	CHECK_EQ(bpf_obj_get_info_by_fd(link, &info, &len), 0);
 	CHECK_EQ(info.type, BPF_LINK_TYPE_STRUCT_OPS);
-	fd = bpf_map_get_fd_by_id(info.struct_ops.map_id);
+	fd = bpf_map_get_fd_by_id(struct_ops_link_info_map_id(&info));
 	CHECK(fd >= 0);
 	return fd;
 }

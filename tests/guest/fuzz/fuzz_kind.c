@@ -207,8 +207,7 @@ static void fz_link_create(void)
 	if (map < 0)
 		return;
 	memset(&attr, 0, sizeof(attr));
-	attr.link_create.map_fd = map;
-	attr.link_create.attach_type = BPF_STRUCT_OPS;
+	struct_ops_link_create_attr(&attr, map);
 	if (one_in(8))
 		attr.link_create.flags = rnd();
 	if (one_in(16))
@@ -250,12 +249,11 @@ static void fz_link_update(void)
 		return;
 	memset(&attr, 0, sizeof(attr));
 	fd = i < 0 || one_in(8) ? fz_fd() : links[i].fd;
-	attr.link_update.link_fd = fd;
-	attr.link_update.new_map_fd = map;
+	struct_ops_link_update_attr(&attr, fd, map);
 	hash_u64(i);
 	if (one_in(8)) {
 		attr.link_update.flags = one_in(2) ? BPF_F_REPLACE : rnd();
-		attr.link_update.old_map_fd = one_in(2) ? map : fz_fd();
+		struct_ops_link_update_old(&attr, one_in(2) ? map : fz_fd());
 		hash_u64(attr.link_update.flags);
 	}
 	ret = sys_bpf(BPF_LINK_UPDATE, &attr);

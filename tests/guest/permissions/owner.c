@@ -25,7 +25,7 @@ static struct owner_ids owner_ids_of(int link)
 	CHECK_EQ(bpf_obj_get_info_by_fd(link, &info, &len), 0);
 	CHECK_EQ(info.type, BPF_LINK_TYPE_STRUCT_OPS);
 	ids.link = info.id;
-	ids.map = info.struct_ops.map_id;
+	ids.map = struct_ops_link_info_map_id(&info);
 	return ids;
 }
 
