@@ -33,9 +33,8 @@ IOCORO_CASE(drain_after_bpf)
 	struct iocoro co;
 	int link;
 
-	uring_co_init(&co, 8, 0);
+	link = uring_co_attach(&co, 8, 0, skel->progs.dr_queue_nop, 0);
 	ring = &co.ring;
-	link = uring_attach(&co, skel->progs.dr_queue_nop, 0);
 	uring_prep_start(ring, 0, UD_A);
 	uring_prep_nop(ring, UD_B, IOSQE_IO_DRAIN);
 	uring_submit(ring, 2);
