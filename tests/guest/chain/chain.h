@@ -118,6 +118,15 @@ void set_nop_chain(struct chain_bpf *skel, unsigned int len, bool linked);
 /* the chain's start (UD_BPF, budget @budget), no CQE unless it fails */
 void prep_nop_chain(struct io_uring *ring, unsigned int budget);
 
+/*
+ * A start of ret_val (user_data UD_BPF, submitted alone) that posts one
+ * CQE (@ud, @res, @flags) and returns @ret: exactly @n CQEs in @cqes. The
+ * result of the step's bpf_io_coro_emit_cqe().
+ */
+int ret_val_emit(struct chain_bpf *skel, struct io_uring *ring, int ret,
+		 __u64 ud, int res, __u32 flags, struct io_uring_cqe *cqes,
+		 unsigned int n);
+
 /* ---- raw struct io_coro_ops steps (verifier.c, retval.c) */
 
 /* a field of the kernel's struct io_coro_step, from its BTF */
