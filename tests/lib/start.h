@@ -98,20 +98,29 @@ static inline void uring_start_reap(struct io_uring *ring, unsigned int kind,
 }
 
 /*
- * A start of kind @kind, user_data @ud and budget @len (sqe->len; 0: the
- * default), submitted alone; its CQE, the only one, has no flags: its res
+ * The one SQE prepared (user_data @ud) submitted; its CQE, the only one,
+ * has no flags: its res
  */
-static inline int uring_start_res(struct io_uring *ring, unsigned int kind,
-				  __u64 ud, unsigned int len)
+static inline int uring_submit_res(struct io_uring *ring, __u64 ud)
 {
 	struct io_uring_cqe cqe;
 
-	uring_prep_start(ring, kind, ud)->len = len;
 	uring_submit(ring, 1);
 	uring_reap(ring, &cqe, 1);
 	CHECK_EQ_U64(cqe.user_data, ud);
 	CHECK_EQ(cqe.flags, 0);
 	return cqe.res;
+}
+
+/*
+ * A start of kind @kind, user_data @ud and budget @len (sqe->len; 0: the
+ * default), submitted alone: uring_submit_res()
+ */
+static inline int uring_start_res(struct io_uring *ring, unsigned int kind,
+				  __u64 ud, unsigned int len)
+{
+	uring_prep_start(ring, kind, ud)->len = len;
+	return uring_submit_res(ring, ud);
 }
 
 /*
