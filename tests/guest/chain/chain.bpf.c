@@ -104,21 +104,11 @@ fail:
  * aborts the chain with -EPROTO when that request failed, returns its
  * result otherwise (-EINVAL without a completion to see).
  */
-__u32 fa_runs;
-__u32 fa_has_res;
-__s32 fa_res;
-__u32 fa_cqe_flags;
-__u64 fa_res_ud;
-__u64 fa_ud;
+struct step_seen fa_seen;
 
 IOCORO_STEP(fail_abort)
 {
-	fa_runs++;
-	fa_ud = step->user_data;
-	fa_has_res = step->has_res;
-	fa_res = step->res;
-	fa_cqe_flags = step->cqe_flags;
-	fa_res_ud = step->res_user_data;
+	SEEN_RECORD(fa_seen, step);
 	if (!step->has_res)
 		return -EINVAL;
 	if (step->res < 0)

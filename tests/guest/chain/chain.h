@@ -61,7 +61,6 @@
 #include "check.h"
 #include "uring_bpf.h"
 #include "start.h"
-#include "chain.skel.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -70,6 +69,7 @@
 #define MAX_BUDGET IORING_BPF_MAX_BUDGET
 
 #include "chain_progs.h" /* K_*, RC_LEN, EM_MAX, ..., shared with the steps */
+#include "chain.skel.h" /* after chain_progs.h: struct step_seen */
 
 #define UD_BPF 0xb0f0000000000001ULL
 #define UD_BPF2 0xb0f0000000000002ULL

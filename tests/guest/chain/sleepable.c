@@ -40,19 +40,19 @@ static void set_want(struct sleepable_bpf *skel, const char *data)
 	CHECK_EQ(strlen(data), RC_LEN);
 	memcpy(skel->bss->rc_want, data, RC_LEN);
 	memset(skel->bss->rc_got, 0, RC_LEN);
-	skel->bss->rc_runs = 0;
+	skel->bss->rc_seen.runs = 0;
 	skel->bss->rc_copy_rc = 1;
 }
 
 /* what read_check recorded of its one run after the read */
 static void check_read_seen(struct sleepable_bpf *skel, const char *data)
 {
-	CHECK_EQ(skel->bss->rc_runs, 1);
-	CHECK_EQ_U64(skel->bss->rc_ud, UD_BPF);
-	CHECK_EQ(skel->bss->rc_has_res, 1);
-	CHECK_EQ(skel->bss->rc_res, RC_LEN);
-	CHECK_EQ(skel->bss->rc_cqe_flags, 0);
-	CHECK_EQ_U64(skel->bss->rc_res_ud, UD_READ);
+	CHECK_EQ(skel->bss->rc_seen.runs, 1);
+	CHECK_EQ_U64(skel->bss->rc_seen.ud, UD_BPF);
+	CHECK_EQ(skel->bss->rc_seen.has_res, 1);
+	CHECK_EQ(skel->bss->rc_seen.res, RC_LEN);
+	CHECK_EQ(skel->bss->rc_seen.cqe_flags, 0);
+	CHECK_EQ_U64(skel->bss->rc_seen.res_ud, UD_READ);
 	CHECK_EQ(skel->bss->rc_copy_rc, 0);
 	if (memcmp(skel->bss->rc_got, data, RC_LEN))
 		FAIL("the step copied '%.*s', want '%s'", RC_LEN,
@@ -151,7 +151,7 @@ IOCORO_CASE(read_pipe)
 
 	/* nothing happens before the data is there */
 	CHECK_EQ(uring_wait_cqe_ms(ring, &cqe, URING_NO_CQE_MS), -ETIME);
-	CHECK_EQ(skel->bss->rc_runs, 0);
+	CHECK_EQ(skel->bss->rc_seen.runs, 0);
 
 	CHECK_EQ(CHECK_SYS(write(p[1], d, RC_LEN)), RC_LEN);
 	reap_read_check(skel, ring, d, RC_LEN);
