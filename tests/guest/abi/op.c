@@ -244,20 +244,9 @@ static void op_refused_on(unsigned int flags)
 	abi_down(&ring, skel, -1);
 }
 
-IOCORO_CASE(op_sqpoll)
-{
-	op_refused_on(IORING_SETUP_SQPOLL);
-}
-
-IOCORO_CASE(op_iopoll)
-{
-	op_refused_on(IORING_SETUP_IOPOLL);
-}
-
-IOCORO_CASE(op_cqe32)
-{
-	op_refused_on(IORING_SETUP_CQE32);
-}
+IOCORO_CASE_CALL(op_sqpoll, op_refused_on, IORING_SETUP_SQPOLL)
+IOCORO_CASE_CALL(op_iopoll, op_refused_on, IORING_SETUP_IOPOLL)
+IOCORO_CASE_CALL(op_cqe32, op_refused_on, IORING_SETUP_CQE32)
 
 /* a registered personality is allowed; an unknown one fails as usual */
 IOCORO_CASE(op_personality)

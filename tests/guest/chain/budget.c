@@ -170,15 +170,8 @@ static void budget_chain_run(bool linked)
 	teardown(&co, skel);
 }
 
-IOCORO_CASE(budget_chain)
-{
-	budget_chain_run(false);
-}
-
-IOCORO_CASE(budget_chain_linked)
-{
-	budget_chain_run(true);
-}
+IOCORO_CASE_CALL(budget_chain, budget_chain_run, false)
+IOCORO_CASE_CALL(budget_chain_linked, budget_chain_run, true)
 
 /* a start of ret_val with @len in sqe->len: its CQE's res */
 static int start_len(struct io_uring *ring, unsigned int len)

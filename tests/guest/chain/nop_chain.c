@@ -120,12 +120,5 @@ static void nop_chain_run(bool linked)
 	teardown(&co, skel);
 }
 
-IOCORO_CASE(nop_chain)
-{
-	nop_chain_run(false);
-}
-
-IOCORO_CASE(nop_chain_linked)
-{
-	nop_chain_run(true);
-}
+IOCORO_CASE_CALL(nop_chain, nop_chain_run, false)
+IOCORO_CASE_CALL(nop_chain_linked, nop_chain_run, true)
