@@ -22,9 +22,10 @@
 #       (<suite>_<x>_skel, header <x>.skel.h) and iocoro_caselib (its
 #       main()). Without SOURCES and BPF the suite is its directory: every
 #       *.c but *.bpf.c, and every *.bpf.c (a new file reconfigures). The
-#       cases are read from the sources' IOCORO_CASE(name) and
+#       cases are read from the sources' IOCORO_CASE(name),
 #       IOCORO_CASE_OPTS(name, .timeout = N, .serial = true, .host = true)
-#       lines at configure time (a changed source reconfigures), each
+#       and IOCORO_CASE_CALL(name, fn, arg[, options]) lines at configure
+#       time (a changed source reconfigures), each
 #       becomes the ctest test <suite>_<case> (label guest, or unit with
 #       .host), run as "<suite>_test <case> <ARGS>", and the host check
 #       check_cases_<suite> compares them with "<suite>_test --list".
@@ -79,12 +80,13 @@ endfunction()
 # list @out_var
 function(_iocoro_suite_cases src out_var)
   set(cases ${${out_var}})
-  file(STRINGS ${src} lines REGEX "^IOCORO_CASE(_OPTS)?\\(")
+  file(STRINGS ${src} lines REGEX "^IOCORO_CASE(_OPTS|_CALL)?\\(")
   foreach(line IN LISTS lines)
-    if(NOT line MATCHES "^IOCORO_CASE(_OPTS)?\\(([A-Za-z0-9_]+)(,[^)]*)?\\)$")
+    if(NOT line MATCHES "^IOCORO_CASE(_OPTS|_CALL)?\\(([A-Za-z0-9_]+)(,[^)]*)?\\)$")
       message(FATAL_ERROR "${src}: cannot parse '${line}': write "
-        "IOCORO_CASE(name) or IOCORO_CASE_OPTS(name, .timeout = N, "
-        ".serial = true, .host = true) on one line")
+        "IOCORO_CASE(name), IOCORO_CASE_OPTS(name, .timeout = N, "
+        ".serial = true, .host = true) or IOCORO_CASE_CALL(name, fn, arg"
+        "[, options]) (no parentheses in arg) on one line")
     endif()
     set(entry ${CMAKE_MATCH_2})
     set(opts "${CMAKE_MATCH_3}")

@@ -93,6 +93,23 @@ static int replace_link(const char *target, const char *dst)
 	return !unlink(dst) && !symlink(target, dst);
 }
 
+/*
+ * -p of what -r recreates: @dst (with AT_SYMLINK_NOFOLLOW in @at_flags,
+ * the link itself) gets @st's owner (where this task may give it) and
+ * times; 0, or 1 when chown fails otherwise than with EPERM
+ */
+static int preserve_made(const char *dst, const struct stat *st,
+			 int at_flags)
+{
+	struct timespec times[2] = { st->st_atim, st->st_mtim };
+
+	if (fchownat(AT_FDCWD, dst, st->st_uid, st->st_gid, at_flags) &&
+	    errno != EPERM)
+		return 1;
+	utimensat(AT_FDCWD, dst, times, at_flags);
+	return 0;
+}
+
 /* -r: recreate the symbolic link @src as @dst; 0 or 1 (reported) */
 static int copy_symlink(const struct cc_opts *o, const char *src,
 			const struct stat *st, const char *dst)
@@ -113,13 +130,8 @@ static int copy_symlink(const struct cc_opts *o, const char *src,
 			strerror(errno));
 		return 1;
 	}
-	if (o->preserve) {
-		struct timespec times[2] = { st->st_atim, st->st_mtim };
-
-		if (lchown(dst, st->st_uid, st->st_gid) && errno != EPERM)
-			return 1;
-		utimensat(AT_FDCWD, dst, times, AT_SYMLINK_NOFOLLOW);
-	}
+	if (o->preserve)
+		return preserve_made(dst, st, AT_SYMLINK_NOFOLLOW);
 	return 0;
 }
 
@@ -147,13 +159,8 @@ static int copy_special(const struct cc_opts *o, const char *dst,
 			strerror(errno));
 		return 1;
 	}
-	if (o->preserve) {
-		struct timespec times[2] = { st->st_atim, st->st_mtim };
-
-		if (chown(dst, st->st_uid, st->st_gid) && errno != EPERM)
-			return 1;
-		utimensat(AT_FDCWD, dst, times, 0);
-	}
+	if (o->preserve)
+		return preserve_made(dst, st, 0);
 	return 0;
 }
 

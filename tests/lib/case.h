@@ -14,6 +14,13 @@
  *           ...
  *   }
  *
+ *   IOCORO_CASE_CALL(op_sqpoll, op_refused_on, IORING_SETUP_SQPOLL)
+ *   IOCORO_CASE_CALL(teardown_exit, teardown_load, TD_EXIT, .serial = true)
+ *
+ * The last form is a case whose body is one call, fn(arg): the cases of
+ * a function run with one argument after another, each its own test (the
+ * options, if any, after the argument; no parentheses in the argument).
+ *
  * Each macro must start a line and fit on it: CMake reads the case names
  * and options from the sources at configure time (iocoro_guest_suite() of
  * cmake/testing.cmake) and registers one ctest test <suite>_<case> per
@@ -84,5 +91,11 @@ const char *iocoro_case_name(void);
 	static void iocoro_case_fn_##name_(void)
 
 #define IOCORO_CASE(name_) IOCORO_CASE_OPTS(name_, .timeout = 0)
+
+#define IOCORO_CASE_CALL(name_, fn_, arg_, ...)                               \
+	IOCORO_CASE_OPTS(name_, __VA_ARGS__)                                  \
+	{                                                                     \
+		fn_(arg_);                                                    \
+	}
 
 #endif

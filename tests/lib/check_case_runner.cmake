@@ -19,6 +19,8 @@ endfunction()
 
 expect(0 "^passes: ok\n$" passes)
 expect(0 "^with_opts: ok\n$" with_opts)
+expect(0 "^called_one: ok\n$" called_one)
+expect(1 "case_selftest.c:[0-9]+: CHECK\\(" called_two)
 expect(1 "case_selftest.c:[0-9]+: CHECK_EQ\\(1 \\+ 1, 3\\) failed: 2 != 3" fails)
 expect(2 "no case 'nosuch' \\(--list shows them\\)" nosuch)
 expect(2 "^usage: .* CASE \\| --list\n$")

@@ -24,8 +24,9 @@ if(NOT listed STREQUAL registered)
   message(FATAL_ERROR "${SUITE_BIN}: the cases of --list and of CMake "
     "(${CASES}) differ:\n  only in the binary: ${only_bin}\n"
     "  only in CMake: ${only_cmake}\n"
-    "(write IOCORO_CASE(name) or IOCORO_CASE_OPTS(name, ...) at the start "
-    "of a line, on one line)")
+    "(write IOCORO_CASE(name), IOCORO_CASE_OPTS(name, ...) or "
+    "IOCORO_CASE_CALL(name, fn, arg, ...) at the start of a line, on one "
+    "line)")
 endif()
 list(LENGTH listed n)
 message(STATUS "${n} cases, CMake and ${SUITE_BIN} --list agree")

@@ -15,8 +15,8 @@
  *                own kind until its budget refuses one (-ELOOP)
  *
  * The files that use them: permissions/ (all), abi/
- * (queue_budget.c, queue_sqe.c, queue_failslab.c, reattach.c), chain/
- * (emit_cap.c), scheduling/ (starvation.c).
+ * (queue_budget.c, queue_sqe.c, queue_failslab.c, reattach.c, drain.c),
+ * chain/ (emit_cap.c), scheduling/ (starvation.c).
  */
 #ifndef IOCORO_TESTS_KINDS_H
 #define IOCORO_TESTS_KINDS_H

@@ -43,9 +43,13 @@ static int reset(void **state)
 
 #define assert_sqe_equal(a, b) assert_memory_equal(&(a), &(b), sizeof(a))
 
-/* liburing's io_uring_prep_@op() and bpf-lib's, same arguments: same SQE */
+/*
+ * liburing's io_uring_prep_@op() and bpf-lib's, same arguments, on SQEs
+ * reset(): same SQE
+ */
 #define PREP_BOTH(op, ...)                                              \
 	do {                                                            \
+		reset(NULL);                                            \
 		io_uring_prep_##op(&lib, ##__VA_ARGS__);                \
 		bpf_side_prep_##op(&side, ##__VA_ARGS__);               \
 		assert_sqe_equal(lib, side);                            \
@@ -155,30 +159,16 @@ static void test_prep_statx(void **state)
 	PREP_BOTH(statx, AT_FDCWD, "f", AT_SYMLINK_NOFOLLOW, STATX_SIZE, &stx);
 }
 
-static void test_prep_renameat(void **state)
+/* the directory entry ops, each with its flags where it has some */
+static void test_prep_dirent_ops(void **state)
 {
 	(void)state;
 	PREP_BOTH(renameat, 3, "old", 5, "new", RENAME_NOREPLACE);
 	assert_int_equal(side.rename_flags, RENAME_NOREPLACE);
-}
-
-static void test_prep_unlinkat(void **state)
-{
-	(void)state;
 	PREP_BOTH(unlinkat, 8, "dir", AT_REMOVEDIR);
 	assert_int_equal(side.unlink_flags, AT_REMOVEDIR);
-}
-
-static void test_prep_linkat(void **state)
-{
-	(void)state;
 	PREP_BOTH(linkat, 4, "from", 6, "to", AT_SYMLINK_FOLLOW);
 	assert_int_equal(side.hardlink_flags, AT_SYMLINK_FOLLOW);
-}
-
-static void test_prep_mkdirat(void **state)
-{
-	(void)state;
 	PREP_BOTH(mkdirat, 5, "d", 0750);
 }
 
@@ -224,40 +214,26 @@ static void test_prep_connect(void **state)
 	assert_true(side.off == sizeof(sa));
 }
 
-static void test_prep_timeout(void **state)
+/* a timeout, its removal, a linked timeout */
+static void test_prep_timeouts(void **state)
 {
 	struct __kernel_timespec ts = { .tv_sec = 1 };
+	struct __kernel_timespec lts = { .tv_nsec = 500 };
 
 	(void)state;
 	PREP_BOTH(timeout, &ts, 2, IORING_TIMEOUT_ABS);
-}
-
-static void test_prep_timeout_remove(void **state)
-{
-	(void)state;
 	PREP_BOTH(timeout_remove, 0xdeadbeefcafef00dULL, IORING_TIMEOUT_ABS);
 	assert_true(side.addr == 0xdeadbeefcafef00dULL);
-}
-
-static void test_prep_link_timeout(void **state)
-{
-	struct __kernel_timespec ts = { .tv_nsec = 500 };
-
-	(void)state;
-	PREP_BOTH(link_timeout, &ts, IORING_TIMEOUT_BOOTTIME);
+	PREP_BOTH(link_timeout, &lts, IORING_TIMEOUT_BOOTTIME);
 	assert_int_equal(side.opcode, IORING_OP_LINK_TIMEOUT);
 }
 
-static void test_prep_cancel64(void **state)
+/* a cancel by user_data, one by fd */
+static void test_prep_cancels(void **state)
 {
 	(void)state;
 	PREP_BOTH(cancel64, 0x1122334455667788ULL, IORING_ASYNC_CANCEL_ALL);
 	assert_true(side.addr == 0x1122334455667788ULL);
-}
-
-static void test_prep_cancel_fd(void **state)
-{
-	(void)state;
 	PREP_BOTH(cancel_fd, 6, IORING_ASYNC_CANCEL_ALL);
 	assert_int_equal(side.cancel_flags,
 			 IORING_ASYNC_CANCEL_ALL | IORING_ASYNC_CANCEL_FD);
@@ -374,7 +350,11 @@ static void test_await(void **state)
 	assert_int_equal(bm.queued[0].len, sizeof(buf));
 }
 
-static void test_await_prog(void **state)
+/*
+ * A continuation other than the step's own kind: iocoro_await_kind()
+ * names the kind, iocoro_await_as() the kind and the coroutine
+ */
+static void test_await_other(void **state)
 {
 	struct io_coro_step ctx = {
 		.user_data = iocoro_ud(IOCORO_UD_STEP, 3, 9),
@@ -389,19 +369,10 @@ static void test_await_prog(void **state)
 	assert_int_equal(bm.nr_queued, 1);
 	assert_int_equal(bm.queued_kind[0], 12);
 	assert_true(bm.queued[0].user_data == iocoro_ud(IOCORO_UD_STEP, 12, 9));
-}
 
-static void test_await_as(void **state)
-{
-	struct io_coro_step ctx = {
-		.user_data = iocoro_ud(IOCORO_UD_STEP, 3, 9),
-		.kind = 3,
-	};
-	struct io_uring_sqe op;
-
-	(void)state;
-	bpf_side_prep_nop(&op);
 	/* a step of another coroutine, id 40, continued by kind 5 */
+	reset(NULL);
+	bpf_side_prep_nop(&op);
 	assert_int_equal(bpf_side_await_as(&ctx, &op, 5, 40), 0);
 	assert_int_equal(bm.nr_queued, 1);
 	assert_int_equal(bm.queued_kind[0], 5);
@@ -650,26 +621,19 @@ UNIT_MAIN("bpf_lib",
 	  T(test_prep_fallocate),
 	  T(test_prep_splice),
 	  T(test_prep_statx),
-	  T(test_prep_renameat),
-	  T(test_prep_unlinkat),
-	  T(test_prep_linkat),
-	  T(test_prep_mkdirat),
+	  T(test_prep_dirent_ops),
 	  T(test_prep_send),
 	  T(test_prep_recv),
 	  T(test_prep_accept),
 	  T(test_prep_connect),
-	  T(test_prep_timeout),
-	  T(test_prep_timeout_remove),
-	  T(test_prep_link_timeout),
-	  T(test_prep_cancel64),
-	  T(test_prep_cancel_fd),
+	  T(test_prep_timeouts),
+	  T(test_prep_cancels),
 	  T(test_prep_kind),
 	  T(test_user_data),
 	  T(test_ctx_accessors),
 	  T(test_id_self),
 	  T(test_await),
-	  T(test_await_prog),
-	  T(test_await_as),
+	  T(test_await_other),
 	  T(test_spawn),
 	  T(test_await_errors),
 	  T(test_next),

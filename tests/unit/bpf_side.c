@@ -239,35 +239,19 @@ void bpf_side_prep_kind(struct io_uring_sqe *sqe, unsigned int kind)
 	iocoro_prep_kind(sqe, kind);
 }
 
-__u64 bpf_side_ctx_user_data(const struct io_coro_step *ctx)
-{
-	return iocoro_ctx_user_data(ctx);
-}
+/* bpf_side_@name(ctx): bpf-lib's iocoro_@name(ctx), which returns @type */
+#define SIDE_CTX(type, name)                                            \
+	type bpf_side_##name(const struct io_coro_step *ctx)            \
+	{                                                               \
+		return iocoro_##name(ctx);                              \
+	}
 
-int bpf_side_ctx_has_prev(const struct io_coro_step *ctx)
-{
-	return iocoro_ctx_has_prev(ctx);
-}
-
-__s32 bpf_side_ctx_prev_res(const struct io_coro_step *ctx)
-{
-	return iocoro_ctx_prev_res(ctx);
-}
-
-__u32 bpf_side_ctx_prev_flags(const struct io_coro_step *ctx)
-{
-	return iocoro_ctx_prev_flags(ctx);
-}
-
-__u64 bpf_side_ctx_prev_user_data(const struct io_coro_step *ctx)
-{
-	return iocoro_ctx_prev_user_data(ctx);
-}
-
-__u32 bpf_side_id(const struct io_coro_step *ctx)
-{
-	return iocoro_id(ctx);
-}
+SIDE_CTX(__u64, ctx_user_data)
+SIDE_CTX(int, ctx_has_prev)
+SIDE_CTX(__s32, ctx_prev_res)
+SIDE_CTX(__u32, ctx_prev_flags)
+SIDE_CTX(__u64, ctx_prev_user_data)
+SIDE_CTX(__u32, id)
 
 __u32 bpf_side_self(const struct io_coro_step *ctx)
 {

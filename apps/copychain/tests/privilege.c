@@ -54,11 +54,12 @@ IOCORO_CASE(nocap)
 }
 
 /*
- * as nobody with CAP_BPF and CAP_PERFMON: copychain @src @dst fails with
- * cp's words
+ * as nobody with CAP_BPF and CAP_PERFMON: copychain @src @dir/dst fails
+ * with the words of cp given the same DST
  */
-static void denied_as_cp(const char *src, const char *dst, const char *cpdst)
+static void denied_as_cp(const char *src, const char *dir)
 {
+	char *dst = path_in(dir, "dst");
 	char cp_out[1024];
 	struct run r = { 0 };
 
@@ -66,10 +67,11 @@ static void denied_as_cp(const char *src, const char *dst, const char *cpdst)
 		run_copychain(&r, src, dst, NULL);
 		CHECK_EQ(r.status, 1);
 		CHECK_OUT(&r, "Permission denied");
-		CHECK_EQ(shell(cp_out, sizeof(cp_out), "cp '%s' '%s'", src, cpdst), 1);
+		CHECK_EQ(shell(cp_out, sizeof(cp_out), "cp '%s' '%s'", src, dst), 1);
 		check_cp_words(r.out, cp_out);
 		_exit(0);
 	}
+	free(dst);
 }
 
 /*
@@ -80,7 +82,7 @@ static void denied_as_cp(const char *src, const char *dst, const char *cpdst)
 IOCORO_CASE(denied)
 {
 	char *open_dir = path_in(work, "open"), *ro = path_in(work, "ro");
-	char *shut = path_in(work, "shut"), *src, *secret, *dst, *cpd;
+	char *shut = path_in(work, "shut"), *src, *secret, *dst;
 	char cp_out[1024];
 	struct run r = { 0 };
 
@@ -92,18 +94,10 @@ IOCORO_CASE(denied)
 	gen_file(src, 5000, 0644);
 	gen_file(secret, 5000, 0600);
 	/* cp fails too and creates nothing: both get the same DST */
-	dst = path_in(open_dir, "dst");
-	cpd = path_in(open_dir, "dst");
-	denied_as_cp(secret, dst, cpd);
+	denied_as_cp(secret, open_dir);
 	CHECK_ENTRIES(open_dir, "secret src");
-	free(dst);
-	free(cpd);
-	dst = path_in(shut, "dst");
-	cpd = path_in(shut, "dst");
-	denied_as_cp(src, dst, cpd);
+	denied_as_cp(src, shut);
 	CHECK_ENTRIES(shut, "");
-	free(dst);
-	free(cpd);
 
 	/* a read-only file system */
 	CHECK_SYS(mkdir(ro, 0755));

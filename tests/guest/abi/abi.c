@@ -19,6 +19,22 @@ void abi_down(struct io_uring *ring, struct abi_bpf *skel, int link)
 	abi_bpf__destroy(skel);
 }
 
+void abi_up(struct abi_case *c, const char *step)
+{
+	const struct bpf_program *prog;
+
+	c->skel = skel_load();
+	prog = bpf_object__find_program_by_name(c->skel->obj, step);
+	if (!prog)
+		FAIL("abi.bpf.c has no step %s", step);
+	c->link = ring_with_kind(&c->ring, 8, 0, prog);
+}
+
+void abi_end(struct abi_case *c)
+{
+	abi_down(&c->ring, c->skel, c->link);
+}
+
 __u32 prog_id(int fd)
 {
 	struct bpf_prog_info info;
@@ -149,14 +165,8 @@ void run_bpf_reap(struct io_uring *ring, struct io_uring_cqe *cqes,
 
 int run_bpf(struct io_uring *ring, __u64 kind)
 {
-	struct io_uring_cqe cqe;
-
 	uring_prep_start(ring, 0, UD_BPF)->off = kind;
-	uring_submit(ring, 1);
-	uring_reap(ring, &cqe, 1);
-	CHECK_EQ_U64(cqe.user_data, UD_BPF);
-	CHECK_EQ(cqe.flags, 0);
-	return cqe.res;
+	return uring_submit_res(ring, UD_BPF);
 }
 
 /* a temporary file in /tmp, unlinked at once */

@@ -79,6 +79,18 @@ struct abi_bpf *skel_load(void);
 /* the end of a case: @link closed (unless < 0), @ring exited, @skel gone */
 void abi_down(struct io_uring *ring, struct abi_bpf *skel, int link);
 
+/* what most cases run on: abi.bpf.c and a ring with one of its steps */
+struct abi_case {
+	struct abi_bpf *skel;
+	struct io_uring ring;	/* 8 entries, flags 0 */
+	int link;		/* of the step, kind 0 */
+};
+
+/* @c's object loaded, its ring made, its step named @step attached */
+void abi_up(struct abi_case *c, const char *step);
+/* abi_down() of @c */
+void abi_end(struct abi_case *c);
+
 /* the id of the program @fd */
 __u32 prog_id(int fd);
 

@@ -130,29 +130,28 @@ IOCORO_CASE(attach_not_ring_fd)
 /* a taken kind -> -EBUSY, the first step stays; free again once its link goes */
 IOCORO_CASE(attach_busy)
 {
-	struct abi_bpf *skel = skel_load();
-	struct io_uring ring;
-	int link, other;
+	struct abi_case c;
+	int other;
 
-	link = ring_with_kind(&ring, 8, 0, skel->progs.nothing);
-	CHECK_EQ(kind_attach(ring.ring_fd, skel->progs.q_nop, 0), -EBUSY);
+	abi_up(&c, "nothing");
+	CHECK_EQ(kind_attach(c.ring.ring_fd, c.skel->progs.q_nop, 0), -EBUSY);
 	/* the same step is no different */
-	CHECK_EQ(kind_attach(ring.ring_fd, skel->progs.nothing, 0), -EBUSY);
+	CHECK_EQ(kind_attach(c.ring.ring_fd, c.skel->progs.nothing, 0), -EBUSY);
 
 	/* kind 0 is still "nothing": it runs and queues no NOP */
-	skel->bss->nop_ud = UD_NOP;
-	CHECK_EQ(run_bpf(&ring, 0), 0);
-	CHECK_EQ(skel->bss->runs, 1);
-	CHECK_EQ(skel->bss->nr_rc, 0);
+	c.skel->bss->nop_ud = UD_NOP;
+	CHECK_EQ(run_bpf(&c.ring, 0), 0);
+	CHECK_EQ(c.skel->bss->runs, 1);
+	CHECK_EQ(c.skel->bss->nr_rc, 0);
 
 	/* another kind of the same ring is free */
-	other = kind_attach_ok(&ring, skel->progs.q_nop, 1);
+	other = kind_attach_ok(&c.ring, c.skel->progs.q_nop, 1);
 	close(other);
 
 	/* after the link went, attaching works again */
-	close(link);
-	link = kind_attach_ok(&ring, skel->progs.q_nop, 0);
-	abi_down(&ring, skel, link);
+	close(c.link);
+	c.link = kind_attach_ok(&c.ring, c.skel->progs.q_nop, 0);
+	abi_end(&c);
 }
 
 /*
@@ -162,26 +161,25 @@ IOCORO_CASE(attach_busy)
  */
 IOCORO_CASE(attach_detach)
 {
-	struct abi_bpf *skel = skel_load();
-	struct io_uring ring;
+	struct abi_case c;
 	struct iocoro co;
-	int link, again;
+	int again;
 
-	link = ring_with_kind(&ring, 8, 0, skel->progs.nothing);
-	CHECK_EQ(run_bpf(&ring, 0), 0);
-	CHECK_EQ(bpf_link_detach(link), 0);
-	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
-	CHECK_EQ(skel->bss->runs, 1);
+	abi_up(&c, "nothing");
+	CHECK_EQ(run_bpf(&c.ring, 0), 0);
+	CHECK_EQ(bpf_link_detach(c.link), 0);
+	CHECK_EQ(run_bpf(&c.ring, 0), -EBADF);
+	CHECK_EQ(c.skel->bss->runs, 1);
 
 	memset(&co, 0, sizeof(co));
-	co.ring.ring_fd = ring.ring_fd;
-	CHECK_EQ(iocoro_kind_update(link, &co, skel->progs.nothing, 0),
+	co.ring.ring_fd = c.ring.ring_fd;
+	CHECK_EQ(iocoro_kind_update(c.link, &co, c.skel->progs.nothing, 0),
 		 -ENOLINK);
-	again = kind_attach_ok(&ring, skel->progs.nothing, 0);
-	CHECK_EQ(run_bpf(&ring, 0), 0);
-	CHECK_EQ(skel->bss->runs, 2);
+	again = kind_attach_ok(&c.ring, c.skel->progs.nothing, 0);
+	CHECK_EQ(run_bpf(&c.ring, 0), 0);
+	CHECK_EQ(c.skel->bss->runs, 2);
 	close(again);
-	abi_down(&ring, skel, link);
+	abi_end(&c);
 }
 
 /*

@@ -5,47 +5,42 @@
  * IOSQE_IO_DRAIN in one io_uring_enter() would wait for each other), so a
  * ring that has had a kind attached refuses IOSQE_IO_DRAIN (-EOPNOTSUPP,
  * as with IOSQE_CQE_SKIP_SUCCESS), and a kind's attach is refused while
- * drained requests wait (-EBUSY).
+ * drained requests wait (-EBUSY). Step qbatch of kinds.bpf.c, queuing one
+ * NOP.
  */
-#include "guest.h"
-#include "drain.skel.h"
+#include "kinds.h"
 
-#define UD_A 0xa
 #define UD_B 0xb
 #define UD_PROG_NOP 0xc
 #define UD_LATER 0xd
-#define UD_READ 0xe
 
-static struct drain_bpf *dr_load(void)
+/* kinds.bpf.c loaded; qbatch's batch 0 is one NOP, user_data UD_PROG_NOP */
+static struct kinds_bpf *dr_load(void)
 {
-	struct drain_bpf *skel;
+	struct kinds_bpf *skel = kinds_load();
 
-	skel = SKEL_LOAD(drain_bpf);
-	skel->bss->dr_ud = UD_PROG_NOP;
+	qb_nop(skel, 0, 0, 0, UD_PROG_NOP);
 	return skel;
 }
 
 IOCORO_CASE(drain_after_bpf)
 {
-	struct drain_bpf *skel = dr_load();
-	struct io_uring_cqe cqes[4];
-	struct io_uring *ring;
+	struct kinds_bpf *skel = dr_load();
 	struct iocoro co;
-	int link;
+	struct io_uring *ring = &co.ring;
+	int link = uring_co_attach(&co, 8, 0, skel->progs.qbatch, K_MAIN);
+	struct io_uring_cqe cqes[3];
 
-	uring_co_init(&co, 8, 0);
-	ring = &co.ring;
-	link = uring_attach(&co, skel->progs.dr_queue_nop, 0);
-	uring_prep_start(ring, 0, UD_A);
+	prep_qbatch(ring, 0);
 	uring_prep_nop(ring, UD_B, IOSQE_IO_DRAIN);
 	uring_submit(ring, 2);
 	/* A, its NOP, and B, refused: nothing waits for anything */
 	uring_reap(ring, cqes, 3);
-	EXPECT_CQE(cqes, 3, UD_A, 0);
+	EXPECT_CQE(cqes, 3, UD_BPF | 0, 0);
 	EXPECT_CQE(cqes, 3, UD_PROG_NOP, 0);
 	EXPECT_CQE(cqes, 3, UD_B, -EOPNOTSUPP);
-	CHECK_EQ(skel->bss->dr_runs, 1);
-	CHECK_EQ(skel->bss->dr_rc, 0);
+	CHECK_EQ(skel->bss->qb_runs, 1);
+	qb_check_queued(skel, 0);
 
 	/* the ring goes on */
 	uring_prep_nop(ring, UD_LATER, 0);
@@ -54,13 +49,13 @@ IOCORO_CASE(drain_after_bpf)
 	EXPECT_CQE(cqes, 1, UD_LATER, 0);
 	close(link);
 	io_uring_queue_exit(ring);
-	drain_bpf__destroy(skel);
+	kinds_bpf__destroy(skel);
 }
 
 /* a drained request still waits: no kind yet */
 IOCORO_CASE(drain_attach_busy)
 {
-	struct drain_bpf *skel = dr_load();
+	struct kinds_bpf *skel = dr_load();
 	struct io_uring_cqe cqes[2];
 	struct io_uring_sqe *sqe;
 	struct io_uring *ring;
@@ -77,13 +72,13 @@ IOCORO_CASE(drain_attach_busy)
 	uring_prep_nop(ring, UD_B, IOSQE_IO_DRAIN);
 	uring_submit(ring, 2);
 
-	CHECK_EQ(iocoro_kind_attach(&co, skel->progs.dr_queue_nop, 0), -EBUSY);
+	CHECK_EQ(iocoro_kind_attach(&co, skel->progs.qbatch, K_MAIN), -EBUSY);
 	/* the drain ends, and the kind can come */
 	CHECK_SYS(write(p[1], "x", 1));
 	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_READ, 1);
 	EXPECT_CQE(cqes, 2, UD_B, 0);
-	link = uring_attach(&co, skel->progs.dr_queue_nop, 0);
+	link = uring_attach(&co, skel->progs.qbatch, K_MAIN);
 	/* and drain is refused from then on */
 	uring_prep_nop(ring, UD_B, IOSQE_IO_DRAIN);
 	uring_submit(ring, 1);
@@ -98,5 +93,5 @@ IOCORO_CASE(drain_attach_busy)
 	close(p[0]);
 	close(p[1]);
 	io_uring_queue_exit(ring);
-	drain_bpf__destroy(skel);
+	kinds_bpf__destroy(skel);
 }

@@ -23,6 +23,31 @@ IOCORO_CASE(op_no_kind)
 	io_uring_queue_exit(&ring);
 }
 
+/* a ring of 8 with nothing as its kinds 0 to @n - 1: their links */
+static struct abi_bpf *nothing_kinds(struct io_uring *ring, int *links,
+				     unsigned int n)
+{
+	struct abi_bpf *skel = skel_load();
+	unsigned int k;
+
+	uring_init(ring, 8, 0);
+	for (k = 0; k < n; k++)
+		links[k] = kind_attach_ok(ring, skel->progs.nothing, k);
+	return skel;
+}
+
+/* the end of a nothing_kinds() case: the links still open closed */
+static void nothing_kinds_down(struct io_uring *ring, struct abi_bpf *skel,
+			       const int *links, unsigned int n)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		if (links[k] >= 0)
+			close(links[k]);
+	abi_down(ring, skel, -1);
+}
+
 /*
  * kinds 0 and 1 attached: other kinds -> -EBADF, including kinds past
  * IORING_CORO_MAX_KINDS and values of sqe->off that truncate to 0 or 1
@@ -32,14 +57,11 @@ IOCORO_CASE(op_bad_kind)
 	static const __u64 bad[] = { 2, 3, MAX_KINDS - 1, MAX_KINDS,
 				     MAX_KINDS + 1, 1ULL << 32,
 				     (1ULL << 32) + 1, ~0ULL };
-	struct abi_bpf *skel = skel_load();
 	struct io_uring ring;
 	unsigned int i;
 	int links[2];
+	struct abi_bpf *skel = nothing_kinds(&ring, links, 2);
 
-	uring_init(&ring, 8, 0);
-	links[0] = kind_attach_ok(&ring, skel->progs.nothing, 0);
-	links[1] = kind_attach_ok(&ring, skel->progs.nothing, 1);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		int res = run_bpf(&ring, bad[i]);
 
@@ -51,31 +73,24 @@ IOCORO_CASE(op_bad_kind)
 	CHECK_EQ(run_bpf(&ring, 1), 0);
 	CHECK_EQ(run_bpf(&ring, 0), 0);
 	CHECK_EQ(skel->bss->runs, 2);
-	close(links[0]);
-	close(links[1]);
-	abi_down(&ring, skel, -1);
+	nothing_kinds_down(&ring, skel, links, 2);
 }
 
 /* a kind between attached ones whose link went -> -EBADF, they still run */
 IOCORO_CASE(op_hole)
 {
-	struct abi_bpf *skel = skel_load();
 	struct io_uring ring;
 	int links[3];
+	struct abi_bpf *skel = nothing_kinds(&ring, links, 3);
 
-	uring_init(&ring, 8, 0);
-	links[0] = kind_attach_ok(&ring, skel->progs.nothing, 0);
-	links[1] = kind_attach_ok(&ring, skel->progs.nothing, 1);
-	links[2] = kind_attach_ok(&ring, skel->progs.nothing, 2);
 	close(links[1]);
+	links[1] = -1;
 	CHECK_EQ(run_bpf(&ring, 1), -EBADF);
 	CHECK_EQ(skel->bss->runs, 0);
 	CHECK_EQ(run_bpf(&ring, 0), 0);
 	CHECK_EQ(run_bpf(&ring, 2), 0);
 	CHECK_EQ(skel->bss->runs, 2);
-	close(links[0]);
-	close(links[2]);
-	abi_down(&ring, skel, -1);
+	nothing_kinds_down(&ring, skel, links, 3);
 }
 
 enum sqe_field {
@@ -96,17 +111,16 @@ static const char *const field_names[F_NR] = {
  */
 IOCORO_CASE(op_nonzero_fields)
 {
-	struct abi_bpf *skel = skel_load();
-	struct io_uring_cqe cqe;
-	struct io_uring ring;
+	struct abi_case c;
 	unsigned int f;
-	int link;
+	int res;
 
-	link = ring_with_kind(&ring, 8, 0, skel->progs.nothing);
+	abi_up(&c, "nothing");
 
 	/* one at a time: a failed SQE ends io_uring_enter()'s submission */
 	for (f = 0; f < F_NR; f++) {
-		struct io_uring_sqe *sqe = uring_prep_start(&ring, 0, UD_BPF + f);
+		struct io_uring_sqe *sqe = uring_prep_start(&c.ring, 0,
+							    UD_BPF + f);
 		int want = f == F_NONE ? 0 : -EINVAL;
 
 		switch ((enum sqe_field)f) {
@@ -123,15 +137,13 @@ IOCORO_CASE(op_nonzero_fields)
 		case F_PAD2: sqe->__pad2[0] = 1; break;
 		case F_NR: break;
 		}
-		uring_submit(&ring, 1);
-		uring_reap(&ring, &cqe, 1);
-		CHECK_EQ_U64(cqe.user_data, UD_BPF + f);
-		if (cqe.res != want)
+		res = uring_submit_res(&c.ring, UD_BPF + f);
+		if (res != want)
 			FAIL("IORING_OP_BPF with %s nonzero: res %d, want %d",
-			     field_names[f], cqe.res, want);
+			     field_names[f], res, want);
 	}
-	CHECK_EQ(skel->bss->runs, 1);
-	abi_down(&ring, skel, link);
+	CHECK_EQ(c.skel->bss->runs, 1);
+	abi_end(&c);
 }
 
 /*
@@ -148,25 +160,20 @@ IOCORO_CASE(op_budget)
 		{ MAX_BUDGET, 0 }, { MAX_BUDGET + 1, -EINVAL },
 		{ 1U << 31, -EINVAL }, { ~0U, -EINVAL },
 	};
-	struct abi_bpf *skel = skel_load();
-	struct io_uring_cqe cqe;
-	struct io_uring ring;
+	struct abi_case c;
 	unsigned int i, ran = 0;
-	int link;
+	int res;
 
-	link = ring_with_kind(&ring, 8, 0, skel->progs.nothing);
+	abi_up(&c, "nothing");
 	for (i = 0; i < ARRAY_SIZE(lens); i++) {
-		uring_prep_start(&ring, 0, UD_BPF + i)->len = lens[i].len;
-		uring_submit(&ring, 1);
-		uring_reap(&ring, &cqe, 1);
-		CHECK_EQ_U64(cqe.user_data, UD_BPF + i);
-		if (cqe.res != lens[i].res)
+		res = uring_start_res(&c.ring, 0, UD_BPF + i, lens[i].len);
+		if (res != lens[i].res)
 			FAIL("IORING_OP_BPF with len %u: res %d, want %d",
-			     lens[i].len, cqe.res, lens[i].res);
+			     lens[i].len, res, lens[i].res);
 		ran += !lens[i].res;
-		CHECK_EQ(skel->bss->runs, ran);
+		CHECK_EQ(c.skel->bss->runs, ran);
 	}
-	abi_down(&ring, skel, link);
+	abi_end(&c);
 }
 
 /*
@@ -204,23 +211,19 @@ IOCORO_CASE(op_sqe128_tail)
 /* IOSQE_FIXED_FILE -> -EINVAL */
 IOCORO_CASE(op_fixed_file)
 {
-	struct abi_bpf *skel = skel_load();
-	struct io_uring_cqe cqe;
-	struct io_uring ring;
-	int fd, link;
+	struct abi_case c;
+	int fd;
 
-	link = ring_with_kind(&ring, 8, 0, skel->progs.nothing);
+	abi_up(&c, "nothing");
 	/* a registered file, so that index 0 would be valid otherwise */
 	fd = devnull();
-	CHECK_EQ(io_uring_register_files(&ring, &fd, 1), 0);
+	CHECK_EQ(io_uring_register_files(&c.ring, &fd, 1), 0);
 
-	uring_prep_start(&ring, 0, UD_BPF)->flags = IOSQE_FIXED_FILE;
-	uring_submit(&ring, 1);
-	uring_reap(&ring, &cqe, 1);
-	CHECK_CQE(&cqe, UD_BPF, -EINVAL);
-	CHECK_EQ(skel->bss->runs, 0);
+	uring_prep_start(&c.ring, 0, UD_BPF)->flags = IOSQE_FIXED_FILE;
+	CHECK_EQ(uring_submit_res(&c.ring, UD_BPF), -EINVAL);
+	CHECK_EQ(c.skel->bss->runs, 0);
 	close(fd);
-	abi_down(&ring, skel, link);
+	abi_end(&c);
 }
 
 /*
@@ -241,45 +244,28 @@ static void op_refused_on(unsigned int flags)
 	abi_down(&ring, skel, -1);
 }
 
-IOCORO_CASE(op_sqpoll)
-{
-	op_refused_on(IORING_SETUP_SQPOLL);
-}
-
-IOCORO_CASE(op_iopoll)
-{
-	op_refused_on(IORING_SETUP_IOPOLL);
-}
-
-IOCORO_CASE(op_cqe32)
-{
-	op_refused_on(IORING_SETUP_CQE32);
-}
+IOCORO_CASE_CALL(op_sqpoll, op_refused_on, IORING_SETUP_SQPOLL)
+IOCORO_CASE_CALL(op_iopoll, op_refused_on, IORING_SETUP_IOPOLL)
+IOCORO_CASE_CALL(op_cqe32, op_refused_on, IORING_SETUP_CQE32)
 
 /* a registered personality is allowed; an unknown one fails as usual */
 IOCORO_CASE(op_personality)
 {
-	struct abi_bpf *skel = skel_load();
-	struct io_uring_cqe cqe;
-	struct io_uring ring;
-	int id, link;
+	struct abi_case c;
+	int id;
 
-	link = ring_with_kind(&ring, 8, 0, skel->progs.nothing);
-	id = CHECK_RET(io_uring_register_personality(&ring));
+	abi_up(&c, "nothing");
+	id = CHECK_RET(io_uring_register_personality(&c.ring));
 	CHECK(id > 0);
 
-	uring_prep_start(&ring, 0, UD_BPF)->personality = (__u16)id;
-	uring_submit(&ring, 1);
-	uring_reap(&ring, &cqe, 1);
-	CHECK_CQE(&cqe, UD_BPF, 0);
-	CHECK_EQ(skel->bss->runs, 1);
+	uring_prep_start(&c.ring, 0, UD_BPF)->personality = (__u16)id;
+	CHECK_EQ(uring_submit_res(&c.ring, UD_BPF), 0);
+	CHECK_EQ(c.skel->bss->runs, 1);
 
-	uring_prep_start(&ring, 0, UD_BPF2)->personality = (__u16)(id + 1);
-	uring_submit(&ring, 1);
-	uring_reap(&ring, &cqe, 1);
-	CHECK_CQE(&cqe, UD_BPF2, -EINVAL);
-	CHECK_EQ(skel->bss->runs, 1);
-	abi_down(&ring, skel, link);
+	uring_prep_start(&c.ring, 0, UD_BPF2)->personality = (__u16)(id + 1);
+	CHECK_EQ(uring_submit_res(&c.ring, UD_BPF2), -EINVAL);
+	CHECK_EQ(c.skel->bss->runs, 1);
+	abi_end(&c);
 }
 
 /*

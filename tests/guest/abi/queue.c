@@ -34,35 +34,33 @@ IOCORO_CASE(queue_nop)
 /* SQEs queued from a map value, prepared by user space with liburing */
 IOCORO_CASE(queue_from_map)
 {
-	struct abi_bpf *skel = skel_load();
+	struct abi_case c;
 	struct io_uring_cqe cqes[3];
 	struct io_uring_sqe *s;
-	struct io_uring ring;
-	int link;
 
-	link = ring_with_kind(&ring, 8, 0, skel->progs.q_map);
+	abi_up(&c, "q_map");
 
-	s = &skel->bss->map_sqes[0];
+	s = &c.skel->bss->map_sqes[0];
 	io_uring_prep_nop(s);
 	s->user_data = UD_NOP;
 	/* the whole SQE is taken: a NOP that injects its len as result */
-	s = &skel->bss->map_sqes[1];
+	s = &c.skel->bss->map_sqes[1];
 	io_uring_prep_nop(s);
 	s->nop_flags = IORING_NOP_INJECT_RESULT;
 	s->len = 1234;
 	s->user_data = UD_NOP + 1;
-	skel->bss->map_nr = 2;
+	c.skel->bss->map_nr = 2;
 
-	run_bpf_reap(&ring, cqes, 3);
+	run_bpf_reap(&c.ring, cqes, 3);
 	EXPECT_CQE(cqes, 3, UD_NOP, 0);
 	EXPECT_CQE(cqes, 3, UD_NOP + 1, 1234);
 	EXPECT_CQE(cqes, 3, UD_BPF, 0);
 	/* submitted in order */
 	CHECK(cqe_pos(cqes, 3, UD_NOP) < cqe_pos(cqes, 3, UD_NOP + 1));
-	CHECK_EQ(skel->bss->nr_rc, 2);
-	CHECK_EQ(skel->bss->rc[0], 0);
-	CHECK_EQ(skel->bss->rc[1], 0);
-	abi_down(&ring, skel, link);
+	CHECK_EQ(c.skel->bss->nr_rc, 2);
+	CHECK_EQ(c.skel->bss->rc[0], 0);
+	CHECK_EQ(c.skel->bss->rc[1], 0);
+	abi_end(&c);
 }
 
 static const char write_data[] = "written by a BPF-queued SQE\n";
@@ -280,28 +278,27 @@ IOCORO_CASE(queue_failed_sqe)
  */
 IOCORO_CASE(queue_chain)
 {
-	struct abi_bpf *skel = skel_load();
+	struct abi_case c;
 	struct io_uring_cqe cqes[3];
 	struct io_uring_sqe *s;
-	struct io_uring ring;
-	int link, link2;
+	int link2;
 
-	link = ring_with_kind(&ring, 8, 0, skel->progs.q_map);
-	link2 = kind_attach_ok(&ring, skel->progs.q_nop, 1);
-	s = &skel->bss->map_sqes[0];
+	abi_up(&c, "q_map");
+	link2 = kind_attach_ok(&c.ring, c.skel->progs.q_nop, 1);
+	s = &c.skel->bss->map_sqes[0];
 	iocoro_prep_kind(s, 1);
 	s->user_data = UD_BPF2;
-	skel->bss->map_nr = 1;
-	skel->bss->nop_ud = UD_NOP;
+	c.skel->bss->map_nr = 1;
+	c.skel->bss->nop_ud = UD_NOP;
 
-	run_bpf_reap(&ring, cqes, 3);
+	run_bpf_reap(&c.ring, cqes, 3);
 	EXPECT_CQE(cqes, 3, UD_BPF, 0);
 	EXPECT_CQE(cqes, 3, UD_BPF2, 0);
 	EXPECT_CQE(cqes, 3, UD_NOP, 0);
-	CHECK_EQ(skel->bss->runs, 2);
-	CHECK_EQ(skel->bss->rc[0], 0);
+	CHECK_EQ(c.skel->bss->runs, 2);
+	CHECK_EQ(c.skel->bss->rc[0], 0);
 	close(link2);
-	abi_down(&ring, skel, link);
+	abi_end(&c);
 }
 
 /*
@@ -310,18 +307,16 @@ IOCORO_CASE(queue_chain)
  */
 IOCORO_CASE(queue_personality)
 {
-	struct abi_bpf *skel = skel_load();
+	struct abi_case c;
 	struct io_uring_cqe cqes[2];
 	struct io_uring_sqe *s;
-	struct io_uring ring;
-	int link;
 	int id;
 
-	link = ring_with_kind(&ring, 8, 0, skel->progs.q_map);
-	id = CHECK_RET(io_uring_register_personality(&ring));
+	abi_up(&c, "q_map");
+	id = CHECK_RET(io_uring_register_personality(&c.ring));
 	CHECK(id > 0);
 
-	s = skel->bss->map_sqes;
+	s = c.skel->bss->map_sqes;
 	memset(s, 0, 3 * sizeof(*s));
 	s[0].opcode = IORING_OP_NOP;
 	s[0].personality = (__u16)id;
@@ -331,14 +326,14 @@ IOCORO_CASE(queue_personality)
 	s[1].user_data = UD_NOP + 1;
 	s[2].opcode = IORING_OP_NOP;
 	s[2].user_data = UD_NOP + 2;
-	skel->bss->map_nr = 3;
+	c.skel->bss->map_nr = 3;
 
-	run_bpf_reap(&ring, cqes, 2);
+	run_bpf_reap(&c.ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_NOP + 2, 0);
 	EXPECT_CQE(cqes, 2, UD_BPF, 0);
-	CHECK_EQ(skel->bss->nr_rc, 3);
-	CHECK_EQ(skel->bss->rc[0], -EINVAL);
-	CHECK_EQ(skel->bss->rc[1], -EINVAL);
-	CHECK_EQ(skel->bss->rc[2], 0);
-	abi_down(&ring, skel, link);
+	CHECK_EQ(c.skel->bss->nr_rc, 3);
+	CHECK_EQ(c.skel->bss->rc[0], -EINVAL);
+	CHECK_EQ(c.skel->bss->rc[1], -EINVAL);
+	CHECK_EQ(c.skel->bss->rc[2], 0);
+	abi_end(&c);
 }

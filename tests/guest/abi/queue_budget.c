@@ -29,9 +29,8 @@ IOCORO_CASE(budget_queue)
 	struct iocoro co;
 	int link;
 
-	uring_co_init(&co, 16, 0);
+	link = uring_co_attach(&co, 16, 0, skel->progs.budget_step, K_MAIN);
 	ring = &co.ring;
-	link = uring_attach(&co, skel->progs.budget_step, K_MAIN);
 
 	/*
 	 * Budget 2 (the start's sqe->len): step 1 queues NOP -HARDLINK-> BPF
@@ -112,9 +111,8 @@ IOCORO_CASE(budget_start)
 	struct iocoro co;
 	int lq, lt;
 
-	uring_co_init(&co, 8, 0);
+	lq = uring_co_attach(&co, 8, 0, skel->progs.qbatch, K_MAIN);
 	ring = &co.ring;
-	lq = uring_attach(&co, skel->progs.qbatch, K_MAIN);
 	lt = uring_attach(&co, skel->progs.tag_a, K_OTHER);
 	skel->bss->ta_ret = 55;
 

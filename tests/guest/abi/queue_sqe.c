@@ -43,9 +43,8 @@ IOCORO_CASE(sqe_lifetime)
 	struct iocoro co;
 	int p[2], sock, link;
 
-	uring_co_init(&co, 16, 0);
+	link = uring_co_attach(&co, 16, 0, skel->progs.qbatch, K_MAIN);
 	ring = &co.ring;
-	link = uring_attach(&co, skel->progs.qbatch, K_MAIN);
 	/* a datagram socket; its SO_TYPE is SOCK_DGRAM */
 	sock = CHECK_SYS(socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0));
 	CHECK_SYS(pipe2(p, O_CLOEXEC));

@@ -5,77 +5,67 @@
  */
 #include "abi.h"
 
-/* @ring with abi.bpf.c's nothing as kind 0: the link, its program's id */
-static int ring_with_nothing(struct abi_bpf *skel, struct io_uring *ring,
-			     __u32 *id)
+/* @c on abi.bpf.c's nothing: the program's id */
+static __u32 nothing_up(struct abi_case *c)
 {
-	*id = prog_id(bpf_program__fd(skel->progs.nothing));
-	return ring_with_kind(ring, 8, 0, skel->progs.nothing);
+	abi_up(c, "nothing");
+	return prog_id(bpf_program__fd(c->skel->progs.nothing));
 }
 
 /* ring closed with a kind attached, then the program fds, then the link */
 IOCORO_CASE(release_ring_first)
 {
-	struct abi_bpf *skel = skel_load();
-	struct io_uring ring;
+	struct abi_case c;
 	struct iocoro co;
-	int link;
-	__u32 id;
+	__u32 id = nothing_up(&c);
 
-	link = ring_with_nothing(skel, &ring, &id);
-	CHECK_EQ(run_bpf(&ring, 0), 0);
-	abi_down(&ring, skel, -1);
+	CHECK_EQ(run_bpf(&c.ring, 0), 0);
+	abi_down(&c.ring, c.skel, -1);
 	uring_sleep_ms(100);
 	check_prog_alive(id); /* the link's */
 
 	/* the link outlives its ring, detached: no update */
-	skel = skel_load();
+	c.skel = skel_load();
 	memset(&co, 0, sizeof(co));
 	co.ring.ring_fd = -1;
-	CHECK_EQ(iocoro_kind_update(link, &co, skel->progs.nothing, 0),
+	CHECK_EQ(iocoro_kind_update(c.link, &co, c.skel->progs.nothing, 0),
 		 -ENOLINK);
-	abi_bpf__destroy(skel);
+	abi_bpf__destroy(c.skel);
 	check_prog_alive(id);
-	close(link);
+	close(c.link);
 	wait_prog_gone(id);
 }
 
 /* program fds closed first: the link keeps the step, which still runs */
 IOCORO_CASE(release_prog_first)
 {
-	struct abi_bpf *skel = skel_load();
-	struct io_uring ring;
-	int link;
-	__u32 id;
+	struct abi_case c;
+	__u32 id = nothing_up(&c);
 
-	link = ring_with_nothing(skel, &ring, &id);
 	/* the counter is in the object's .bss, which goes with it: not read */
-	abi_bpf__destroy(skel);
+	abi_bpf__destroy(c.skel);
 	uring_sleep_ms(200);
 	check_prog_alive(id); /* held by the link */
-	CHECK_EQ(run_bpf(&ring, 0), 0);
-	close(link);
+	CHECK_EQ(run_bpf(&c.ring, 0), 0);
+	close(c.link);
 	wait_prog_gone(id); /* with the ring still open */
-	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
-	io_uring_queue_exit(&ring);
+	CHECK_EQ(run_bpf(&c.ring, 0), -EBADF);
+	io_uring_queue_exit(&c.ring);
 }
 
 /* the link closed first: the kind is free at once, the step is the fd's */
 IOCORO_CASE(release_link_first)
 {
-	struct abi_bpf *skel = skel_load();
-	struct io_uring ring;
-	int link;
-	__u32 id;
+	struct abi_case c;
+	__u32 id = nothing_up(&c);
 
-	link = ring_with_nothing(skel, &ring, &id);
-	close(link);
-	CHECK_EQ(run_bpf(&ring, 0), -EBADF);
-	CHECK_EQ(skel->bss->runs, 0);
+	close(c.link);
+	CHECK_EQ(run_bpf(&c.ring, 0), -EBADF);
+	CHECK_EQ(c.skel->bss->runs, 0);
 	check_prog_alive(id);
-	abi_bpf__destroy(skel);
+	abi_bpf__destroy(c.skel);
 	wait_prog_gone(id); /* with the ring still open */
-	io_uring_queue_exit(&ring);
+	io_uring_queue_exit(&c.ring);
 }
 
 /* failed attaches keep no reference */

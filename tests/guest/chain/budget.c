@@ -170,27 +170,13 @@ static void budget_chain_run(bool linked)
 	teardown(&co, skel);
 }
 
-IOCORO_CASE(budget_chain)
-{
-	budget_chain_run(false);
-}
-
-IOCORO_CASE(budget_chain_linked)
-{
-	budget_chain_run(true);
-}
+IOCORO_CASE_CALL(budget_chain, budget_chain_run, false)
+IOCORO_CASE_CALL(budget_chain_linked, budget_chain_run, true)
 
 /* a start of ret_val with @len in sqe->len: its CQE's res */
 static int start_len(struct io_uring *ring, unsigned int len)
 {
-	struct io_uring_cqe cqe;
-
-	uring_prep_start(ring, K_RET_VAL, UD_BPF)->len = len;
-	uring_submit(ring, 1);
-	uring_reap(ring, &cqe, 1);
-	CHECK_EQ_U64(cqe.user_data, UD_BPF);
-	CHECK_EQ(cqe.flags, 0);
-	return cqe.res;
+	return uring_start_res(ring, K_RET_VAL, UD_BPF, len);
 }
 
 /*

@@ -3,7 +3,8 @@
  * The struct io_coro_ops steps several files of the chain suite use (a
  * feature's own steps are in its own object: emit.bpf.c, sleepable.bpf.c,
  * cont_link.bpf.c, scale.bpf.c): the completion in the step's context,
- * the step's return value as its request's result, the step budget. Each
+ * the step's return value as its request's result and the CQE it posts
+ * beside it, the step budget. Each
  * step has an io_coro_ops map of its own, so that libbpf loads it; the
  * suite attaches them as the kinds of chain_progs.h (attach_all()). The
  * suite drives them through the globals below (set by user space through
@@ -103,21 +104,11 @@ fail:
  * aborts the chain with -EPROTO when that request failed, returns its
  * result otherwise (-EINVAL without a completion to see).
  */
-__u32 fa_runs;
-__u32 fa_has_res;
-__s32 fa_res;
-__u32 fa_cqe_flags;
-__u64 fa_res_ud;
-__u64 fa_ud;
+struct step_seen fa_seen;
 
 IOCORO_STEP(fail_abort)
 {
-	fa_runs++;
-	fa_ud = step->user_data;
-	fa_has_res = step->has_res;
-	fa_res = step->res;
-	fa_cqe_flags = step->cqe_flags;
-	fa_res_ud = step->res_user_data;
+	SEEN_RECORD(fa_seen, step);
 	if (!step->has_res)
 		return -EINVAL;
 	if (step->res < 0)
@@ -164,14 +155,25 @@ IOCORO_STEP(fan)
 }
 
 /* -------------------------------------------------------------- ret_val */
-/* returns rv_ret: the request's result */
+/*
+ * Returns rv_ret: the request's result. With rv_emit set it first posts
+ * one CQE (rv_emit_ud, rv_emit_res, rv_emit_flags) by
+ * bpf_io_coro_emit_cqe(), whose result goes to rv_emit_rc.
+ */
 __s32 rv_ret;
 __u32 rv_runs;
+__u32 rv_emit;
+__u64 rv_emit_ud;
+__s32 rv_emit_res;
+__u32 rv_emit_flags;
+int rv_emit_rc;
 
 IOCORO_STEP(ret_val)
 {
-	(void)step;
 	rv_runs++;
+	if (rv_emit)
+		rv_emit_rc = bpf_io_coro_emit_cqe(step, rv_emit_ud,
+						  rv_emit_res, rv_emit_flags);
 	return rv_ret;
 }
 

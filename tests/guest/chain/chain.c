@@ -91,6 +91,21 @@ void prep_nop_chain(struct io_uring *ring, unsigned int budget)
 	sqe->len = budget;
 }
 
+int ret_val_emit(struct chain_bpf *skel, struct io_uring *ring, int ret,
+		 __u64 ud, int res, __u32 flags, struct io_uring_cqe *cqes,
+		 unsigned int n)
+{
+	skel->bss->rv_ret = ret;
+	skel->bss->rv_emit = 1;
+	skel->bss->rv_emit_ud = ud;
+	skel->bss->rv_emit_res = res;
+	skel->bss->rv_emit_flags = flags;
+	skel->bss->rv_emit_rc = 1;
+	uring_start_reap(ring, K_RET_VAL, UD_BPF, cqes, n);
+	skel->bss->rv_emit = 0;
+	return skel->bss->rv_emit_rc;
+}
+
 /* ---- raw steps */
 
 static struct btf *vmlinux_btf(void)

@@ -61,7 +61,6 @@
 #include "check.h"
 #include "uring_bpf.h"
 #include "start.h"
-#include "chain.skel.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -70,6 +69,7 @@
 #define MAX_BUDGET IORING_BPF_MAX_BUDGET
 
 #include "chain_progs.h" /* K_*, RC_LEN, EM_MAX, ..., shared with the steps */
+#include "chain.skel.h" /* after chain_progs.h: struct step_seen */
 
 #define UD_BPF 0xb0f0000000000001ULL
 #define UD_BPF2 0xb0f0000000000002ULL
@@ -117,6 +117,15 @@ void set_nop_chain(struct chain_bpf *skel, unsigned int len, bool linked);
 
 /* the chain's start (UD_BPF, budget @budget), no CQE unless it fails */
 void prep_nop_chain(struct io_uring *ring, unsigned int budget);
+
+/*
+ * A start of ret_val (user_data UD_BPF, submitted alone) that posts one
+ * CQE (@ud, @res, @flags) and returns @ret: exactly @n CQEs in @cqes. The
+ * result of the step's bpf_io_coro_emit_cqe().
+ */
+int ret_val_emit(struct chain_bpf *skel, struct io_uring *ring, int ret,
+		 __u64 ud, int res, __u32 flags, struct io_uring_cqe *cqes,
+		 unsigned int n);
 
 /* ---- raw struct io_coro_ops steps (verifier.c, retval.c) */
 

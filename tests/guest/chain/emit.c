@@ -83,7 +83,6 @@ IOCORO_CASE(emit_overflow)
 	struct emit_bpf *skel;
 	struct iocoro co;
 	struct io_uring *ring = &co.ring;
-	unsigned int i;
 	uint64_t t0;
 
 	chain_ring_params(&co, 4, &p);
@@ -112,15 +111,7 @@ IOCORO_CASE(emit_overflow)
 	CHECK(IO_URING_READ_ONCE(*ring->sq.kflags) & IORING_SQ_CQ_OVERFLOW);
 
 	uring_reap(ring, cqes, NR_EMIT + 1);
-	for (i = 0; i < NR_EMIT; i++) {
-		if (cqes[i].user_data != UD_EMIT + i || cqes[i].res != (int)i ||
-		    cqes[i].flags != 0)
-			uring_dump_cqes(cqes, NR_EMIT + 1);
-		CHECK_CQE(&cqes[i], UD_EMIT + i, i);
-		CHECK_EQ(cqes[i].flags, 0);
-	}
-	CHECK_CQE(&cqes[NR_EMIT], UD_BPF, NR_EMIT);
-	CHECK_EQ(cqes[NR_EMIT].flags, 0);
+	uring_expect_emitted(cqes, NR_EMIT, UD_EMIT, UD_BPF);
 	/* nothing dropped */
 	CHECK_EQ(*ring->cq.koverflow, 0);
 	CHECK(!(IO_URING_READ_ONCE(*ring->sq.kflags) & IORING_SQ_CQ_OVERFLOW));

@@ -16,7 +16,6 @@ static void emit_run(struct io_uring *ring, struct kinds_bpf *skel,
 	struct io_uring_cqe *cqes = calloc(want + 1, sizeof(*cqes));
 	uint64_t t0;
 	double run_ms;
-	unsigned int i;
 
 	CHECK(cqes != NULL);
 	CHECK(nr > want);
@@ -36,15 +35,7 @@ static void emit_run(struct io_uring *ring, struct kinds_bpf *skel,
 	CHECK_EQ(skel->bss->ef_ok, want);
 	CHECK_EQ(skel->bss->ef_ebusy, nr - want);
 	CHECK_EQ(skel->bss->ef_other, 0);
-	for (i = 0; i < want; i++) {
-		if (cqes[i].user_data != UD_EMIT + i || cqes[i].res != (int)i ||
-		    cqes[i].flags)
-			uring_dump_cqes(cqes, want + 1);
-		CHECK_CQE(&cqes[i], UD_EMIT + i, i);
-		CHECK_EQ(cqes[i].flags, 0);
-	}
-	CHECK_CQE(&cqes[want], UD_BPF, want);
-	CHECK_EQ(cqes[want].flags, 0);
+	uring_expect_emitted(cqes, want, UD_EMIT, UD_BPF);
 	CHECK_EQ(*ring->cq.koverflow, 0);
 	free(cqes);
 }

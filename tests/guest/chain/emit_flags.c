@@ -5,9 +5,11 @@
  * other flag (-EINVAL, nothing posted): IORING_CQE_F_BUFFER would tell
  * liburing and applications that the upper 16 bits are a provided
  * buffer's id to give back, IORING_CQE_F_NOTIF a zero-copy notification.
+ * Step ret_val of chain.bpf.c, posting one CQE (ret_val_emit()).
  */
-#include "guest.h"
-#include "emit_flags.skel.h"
+#include "chain.h"
+
+#define UD_EF 0xef
 
 IOCORO_CASE(emit_flags)
 {
@@ -18,39 +20,24 @@ IOCORO_CASE(emit_flags)
 		1U << 31,
 	};
 	struct io_uring_cqe cqes[2];
-	struct emit_flags_bpf *skel;
-	struct io_uring *ring;
 	struct iocoro co;
+	struct chain_bpf *skel = setup(&co, 8);
 	unsigned int i;
-	int link;
 
-	skel = SKEL_LOAD(emit_flags_bpf);
-	uring_co_init(&co, 8, 0);
-	ring = &co.ring;
-	link = uring_attach(&co, skel->progs.ef_emit, 0);
 	for (i = 0; i < ARRAY_SIZE(refused); i++) {
-		skel->bss->ef_flags = refused[i];
-		uring_prep_start(ring, 0, 1);
-		uring_submit(ring, 1);
 		/* only the request's own CQE */
-		uring_reap(ring, cqes, 1);
-		EXPECT_CQE(cqes, 1, 1, 0);
-		CHECK_EQ(skel->bss->ef_rc, -EINVAL);
+		CHECK_EQ(ret_val_emit(skel, &co.ring, 0, UD_EF, 1, refused[i],
+				      cqes, 1), -EINVAL);
+		EXPECT_CQE(cqes, 1, UD_BPF, 0);
 	}
 	/* F_MORE and no flag go through */
-	skel->bss->ef_flags = IORING_CQE_F_MORE;
-	uring_prep_start(ring, 0, 1);
-	uring_submit(ring, 1);
-	uring_reap(ring, cqes, 2);
-	CHECK_EQ(skel->bss->ef_rc, 0);
-	CHECK_EQ(cqes[0].user_data, 0xef);
+	CHECK_EQ(ret_val_emit(skel, &co.ring, 0, UD_EF, 1, IORING_CQE_F_MORE,
+			      cqes, 2), 0);
+	CHECK_EQ(cqes[0].user_data, UD_EF);
 	CHECK_EQ(cqes[0].flags, IORING_CQE_F_MORE);
-	skel->bss->ef_flags = 0;
-	uring_prep_start(ring, 0, 1);
-	uring_submit(ring, 1);
-	uring_reap(ring, cqes, 2);
-	EXPECT_CQE(cqes, 2, 0xef, 1);
-	close(link);
-	io_uring_queue_exit(ring);
-	emit_flags_bpf__destroy(skel);
+	EXPECT_CQE(cqes, 2, UD_BPF, 0);
+	CHECK_EQ(ret_val_emit(skel, &co.ring, 0, UD_EF, 1, 0, cqes, 2), 0);
+	EXPECT_CQE(cqes, 2, UD_EF, 1);
+	EXPECT_CQE(cqes, 2, UD_BPF, 0);
+	teardown(&co, skel);
 }

@@ -4,12 +4,12 @@
 
 static void reset_fa(struct chain_bpf *skel)
 {
-	skel->bss->fa_runs = 0;
-	skel->bss->fa_has_res = 7;
-	skel->bss->fa_res = 7;
-	skel->bss->fa_cqe_flags = 7;
-	skel->bss->fa_res_ud = 7;
-	skel->bss->fa_ud = 7;
+	skel->bss->fa_seen.runs = 0;
+	skel->bss->fa_seen.has_res = 7;
+	skel->bss->fa_seen.res = 7;
+	skel->bss->fa_seen.cqe_flags = 7;
+	skel->bss->fa_seen.res_ud = 7;
+	skel->bss->fa_seen.ud = 7;
 }
 
 /*
@@ -54,26 +54,26 @@ IOCORO_CASE(failed_op)
 	/* hard link: the step runs after the failure and aborts */
 	read_abort_nop(skel, ring, bad, buf, sizeof(buf), IOSQE_IO_HARDLINK,
 		       (const int[3]){ -EBADF, -EPROTO, -ECANCELED });
-	CHECK_EQ(skel->bss->fa_runs, 1);
-	CHECK_EQ(skel->bss->fa_has_res, 1);
-	CHECK_EQ(skel->bss->fa_res, -EBADF);
-	CHECK_EQ(skel->bss->fa_cqe_flags, 0);
-	CHECK_EQ_U64(skel->bss->fa_res_ud, UD_READ);
-	CHECK_EQ_U64(skel->bss->fa_ud, UD_BPF);
+	CHECK_EQ(skel->bss->fa_seen.runs, 1);
+	CHECK_EQ(skel->bss->fa_seen.has_res, 1);
+	CHECK_EQ(skel->bss->fa_seen.res, -EBADF);
+	CHECK_EQ(skel->bss->fa_seen.cqe_flags, 0);
+	CHECK_EQ_U64(skel->bss->fa_seen.res_ud, UD_READ);
+	CHECK_EQ_U64(skel->bss->fa_seen.ud, UD_BPF);
 
 	/* soft link: the failure cancels the start, its step never runs */
 	read_abort_nop(skel, ring, bad, buf, sizeof(buf), IOSQE_IO_LINK,
 		       (const int[3]){ -EBADF, -ECANCELED, -ECANCELED });
-	CHECK_EQ(skel->bss->fa_runs, 0);
+	CHECK_EQ(skel->bss->fa_seen.runs, 0);
 
 	/* a good read: its result is passed on and the NOP runs */
 	zero = CHECK_SYS(open("/dev/zero", O_RDONLY | O_CLOEXEC));
 	read_abort_nop(skel, ring, zero, buf, 17, IOSQE_IO_HARDLINK,
 		       (const int[3]){ 17, 17, 0 });
-	CHECK_EQ(skel->bss->fa_runs, 1);
-	CHECK_EQ(skel->bss->fa_has_res, 1);
-	CHECK_EQ(skel->bss->fa_res, 17);
-	CHECK_EQ_U64(skel->bss->fa_res_ud, UD_READ);
+	CHECK_EQ(skel->bss->fa_seen.runs, 1);
+	CHECK_EQ(skel->bss->fa_seen.has_res, 1);
+	CHECK_EQ(skel->bss->fa_seen.res, 17);
+	CHECK_EQ_U64(skel->bss->fa_seen.res_ud, UD_READ);
 	close(zero);
 
 	teardown(&co, skel);
@@ -99,11 +99,11 @@ IOCORO_CASE(prev_of_bpf)
 	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_BPF2, 4242);
 	EXPECT_CQE(cqes, 2, UD_BPF, 4242);
-	CHECK_EQ(skel->bss->fa_runs, 1);
-	CHECK_EQ(skel->bss->fa_has_res, 1);
-	CHECK_EQ(skel->bss->fa_res, 4242);
-	CHECK_EQ(skel->bss->fa_cqe_flags, 0);
-	CHECK_EQ_U64(skel->bss->fa_res_ud, UD_BPF2);
+	CHECK_EQ(skel->bss->fa_seen.runs, 1);
+	CHECK_EQ(skel->bss->fa_seen.has_res, 1);
+	CHECK_EQ(skel->bss->fa_seen.res, 4242);
+	CHECK_EQ(skel->bss->fa_seen.cqe_flags, 0);
+	CHECK_EQ_U64(skel->bss->fa_seen.res_ud, UD_BPF2);
 
 	/* alone */
 	reset_fa(skel);
@@ -111,12 +111,12 @@ IOCORO_CASE(prev_of_bpf)
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, 1);
 	EXPECT_CQE(cqes, 1, UD_BPF, -EINVAL);
-	CHECK_EQ(skel->bss->fa_runs, 1);
-	CHECK_EQ(skel->bss->fa_has_res, 0);
-	CHECK_EQ(skel->bss->fa_res, 0);
-	CHECK_EQ(skel->bss->fa_cqe_flags, 0);
-	CHECK_EQ_U64(skel->bss->fa_res_ud, 0);
-	CHECK_EQ_U64(skel->bss->fa_ud, UD_BPF);
+	CHECK_EQ(skel->bss->fa_seen.runs, 1);
+	CHECK_EQ(skel->bss->fa_seen.has_res, 0);
+	CHECK_EQ(skel->bss->fa_seen.res, 0);
+	CHECK_EQ(skel->bss->fa_seen.cqe_flags, 0);
+	CHECK_EQ_U64(skel->bss->fa_seen.res_ud, 0);
+	CHECK_EQ_U64(skel->bss->fa_seen.ud, UD_BPF);
 
 	teardown(&co, skel);
 }

@@ -26,12 +26,7 @@ __u64 rc_buf;
 char rc_want[RC_LEN];
 char rc_got[RC_LEN];
 long rc_copy_rc;
-__u32 rc_runs;
-__u32 rc_has_res;
-__s32 rc_res;
-__u32 rc_cqe_flags;
-__u64 rc_res_ud;
-__u64 rc_ud;
+struct step_seen rc_seen;
 
 __u64 rc_fault_addr;
 char rc_fault_got[RC_LEN];
@@ -45,12 +40,7 @@ IOCORO_STEP_SLEEPABLE(read_check)
 	__u32 i;
 	int res;
 
-	rc_runs++;
-	rc_ud = step->user_data;
-	rc_has_res = step->has_res;
-	rc_res = step->res;
-	rc_cqe_flags = step->cqe_flags;
-	rc_res_ud = step->res_user_data;
+	SEEN_RECORD(rc_seen, step);
 
 	if (rc_fault_addr)
 		rc_fault_rc = bpf_copy_from_user(rc_fault_got, RC_LEN,

@@ -36,8 +36,7 @@ static int tc_run(struct tailcall_bpf *skel)
 	struct iocoro co;
 	int link;
 
-	uring_co_init(&co, 8, 0);
-	link = uring_attach(&co, skel->progs.tc_caller, TC_KIND);
+	link = uring_co_attach(&co, 8, 0, skel->progs.tc_caller, TC_KIND);
 	uring_prep_start(&co.ring, TC_KIND, 1);
 	uring_submit(&co.ring, 1);
 	uring_reap(&co.ring, &cqe, 1);

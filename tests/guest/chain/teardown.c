@@ -236,39 +236,22 @@ static void teardown_load(enum td_variant v)
 	kinds_bpf__destroy(skel);
 }
 
-IOCORO_CASE_OPTS(teardown_close, .serial = true)
-{
-	teardown_load(TD_CLOSE);
-}
-
-IOCORO_CASE_OPTS(teardown_exit, .serial = true)
-{
-	teardown_load(TD_EXIT);
-}
-
-IOCORO_CASE_OPTS(teardown_sigkill, .serial = true)
-{
-	teardown_load(TD_KILL);
-}
+IOCORO_CASE_CALL(teardown_close, teardown_load, TD_CLOSE, .serial = true)
+IOCORO_CASE_CALL(teardown_exit, teardown_load, TD_EXIT, .serial = true)
+IOCORO_CASE_CALL(teardown_sigkill, teardown_load, TD_KILL, .serial = true)
 
 /*
  * exec() runs io_uring's cancellation of all the task's requests
  * (io_uring_task_cancel()) with the ring still open: the chains must end
  * there too, whatever the step does.
  */
-IOCORO_CASE_OPTS(teardown_exec, .serial = true)
-{
-	teardown_load(TD_EXEC);
-}
+IOCORO_CASE_CALL(teardown_exec, teardown_load, TD_EXEC, .serial = true)
 
 /*
  * 2000 chains of 1-10 ms, run a round at a time while the child waits in
  * the ring: SIGKILL must end them at once.
  */
-IOCORO_CASE_OPTS(teardown_sigkill_busy, .serial = true)
-{
-	teardown_load(TD_KILL_BUSY);
-}
+IOCORO_CASE_CALL(teardown_sigkill_busy, teardown_load, TD_KILL_BUSY, .serial = true)
 
 /*
  * A NOP chain that never stops, with the largest budget: the task comes
@@ -423,12 +406,5 @@ static void sigkill_cqe_run(bool linked)
 	teardown(&co, skel);
 }
 
-IOCORO_CASE_OPTS(sigkill_cqe, .serial = true)
-{
-	sigkill_cqe_run(false);
-}
-
-IOCORO_CASE_OPTS(sigkill_cqe_linked, .serial = true)
-{
-	sigkill_cqe_run(true);
-}
+IOCORO_CASE_CALL(sigkill_cqe, sigkill_cqe_run, false, .serial = true)
+IOCORO_CASE_CALL(sigkill_cqe_linked, sigkill_cqe_run, true, .serial = true)

@@ -26,6 +26,20 @@ static void run_start(struct iocoro *co, int emit_res, int nop_res)
 	EXPECT_CQE(cqes, 3, UD_NOP, nop_res);
 }
 
+/*
+ * co_up(), start and seen_step attached (co_start_seen(): K_SEEN's link
+ * in *@seen, K_START's in *@start unless NULL), one start run through
+ * them: the skeleton
+ */
+static struct coro_ops_bpf *seen_up(struct iocoro *co, int *seen, int *start)
+{
+	struct coro_ops_bpf *skel = co_up(co);
+
+	*seen = co_start_seen(co, skel, start);
+	run_start(co, 1000, 0);
+	return skel;
+}
+
 /* what the kernel and the library refuse */
 IOCORO_CASE(link_errors)
 {
@@ -78,11 +92,8 @@ IOCORO_CASE(link_update)
 	struct iocoro co, other;
 	int link;
 
-	skel = co_up(&co);
+	skel = seen_up(&co, &link, NULL);
 	co_ring(&other, 8);
-	link = co_start_seen(&co, skel, NULL);
-	run_start(&co, 1000, 0);
-
 	CHECK_RET(iocoro_kind_update(link, &co, skel->progs.alt_step, K_SEEN));
 	run_start(&co, 2000, 0);
 	/* same ring and kind, or nothing */
@@ -111,9 +122,7 @@ IOCORO_CASE(link_destroy)
 	struct iocoro co;
 	int link;
 
-	skel = co_up(&co);
-	link = co_start_seen(&co, skel, NULL);
-	run_start(&co, 1000, 0);
+	skel = seen_up(&co, &link, NULL);
 	close(link);
 
 	co_start(&co, K_START, UD_START);
@@ -185,11 +194,9 @@ IOCORO_CASE(link_two_rings)
 	struct iocoro a, b;
 	int la0, la1;
 
-	skel = co_up(&a);
+	skel = seen_up(&a, &la1, &la0);
 	co_ring(&b, 8);
-	la1 = co_start_seen(&a, skel, &la0);
 	co_start_seen(&b, skel, NULL);
-	run_start(&a, 1000, 0);
 	run_start(&b, 1000, 0);
 	close(la0);
 	close(la1);
@@ -210,9 +217,7 @@ IOCORO_CASE(link_ring_first)
 	struct iocoro co, again;
 	int l0, l1;
 
-	skel = co_up(&co);
-	l1 = co_start_seen(&co, skel, &l0);
-	run_start(&co, 1000, 0);
+	skel = seen_up(&co, &l1, &l0);
 	iocoro_queue_exit(&co);
 
 	/* the ring's teardown runs in a worker: give it time */

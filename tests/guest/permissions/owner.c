@@ -32,13 +32,7 @@ static struct owner_ids owner_ids_of(int link)
 /* a start of tag_a (K_MAIN) with budget @budget: its CQE's result */
 static int owner_start(struct io_uring *ring, unsigned int budget)
 {
-	struct io_uring_cqe cqe;
-
-	uring_prep_start(ring, K_MAIN, UD_BPF)->len = budget;
-	uring_submit(ring, 1);
-	uring_reap(ring, &cqe, 1);
-	CHECK_EQ_U64(cqe.user_data, UD_BPF);
-	return cqe.res;
+	return uring_start_res(ring, K_MAIN, UD_BPF, budget);
 }
 
 /*
@@ -130,8 +124,7 @@ IOCORO_CASE(owner)
 	struct iocoro co;
 	int link;
 
-	uring_co_init(&co, 8, 0);
-	link = uring_attach(&co, skel->progs.tag_a, K_MAIN);
+	link = uring_co_attach(&co, 8, 0, skel->progs.tag_a, K_MAIN);
 	skel->bss->ta_ret = 77;
 	skel->bss->tb_ret = 88;
 

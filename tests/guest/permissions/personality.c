@@ -48,16 +48,31 @@ static void make_private_file(char *path)
 	close(fd);
 }
 
-/*
- * @co with qbatch attached as K_MAIN (its link in *@link) and the weak
- * personality P: P's id
- */
-static int ring_with_weak(struct iocoro *co, struct kinds_bpf *skel,
-			  int *link)
+/* what the cases run on */
+struct pers_case {
+	char path[32];		/* a file of uid 1000, mode 0600 */
+	struct kinds_bpf *skel;
+	struct iocoro co;	/* qbatch attached as K_MAIN */
+	int link;		/* qbatch's */
+	int weak;		/* the weak personality P */
+};
+
+static void pers_up(struct pers_case *c)
 {
-	uring_co_init(co, 8, 0);
-	*link = uring_attach(co, skel->progs.qbatch, K_MAIN);
-	return register_weak_personality(&co->ring);
+	strcpy(c->path, "/tmp/iocoro-hard-XXXXXX");
+	make_private_file(c->path);
+	c->skel = kinds_load();
+	c->link = uring_co_attach(&c->co, 8, 0, c->skel->progs.qbatch, K_MAIN);
+	c->weak = register_weak_personality(&c->co.ring);
+}
+
+static void pers_down(struct pers_case *c)
+{
+	CHECK_EQ(io_uring_unregister_personality(&c->co.ring, c->weak), 0);
+	CHECK_SYS(unlink(c->path));
+	io_uring_queue_exit(&c->co.ring);
+	close(c->link);
+	kinds_bpf__destroy(c->skel);
 }
 
 static void prep_open(struct io_uring_sqe *sqe, const char *path, __u64 ud)
@@ -82,24 +97,20 @@ static void expect_open_ok(const struct io_uring_cqe *cqes, unsigned int n,
 
 IOCORO_CASE(personality)
 {
-	char path[] = "/tmp/iocoro-hard-XXXXXX";
-	struct kinds_bpf *skel = kinds_load();
+	struct pers_case c;
+	struct io_uring *ring = &c.co.ring;
 	struct io_uring_cqe cqes[2];
 	struct io_uring_sqe sqe, *s;
-	struct io_uring *ring;
-	struct iocoro co;
-	int pers, link, wlink;
+	int wlink;
 
-	make_private_file(path);
-	pers = ring_with_weak(&co, skel, &link);
-	ring = &co.ring;
+	pers_up(&c);
 
 	/* from user space: with P -EACCES, without it the open works */
 	s = uring_sqe(ring);
-	prep_open(s, path, UD_OPEN);
-	s->personality = pers;
+	prep_open(s, c.path, UD_OPEN);
+	s->personality = c.weak;
 	s = uring_sqe(ring);
-	prep_open(s, path, UD_OPEN2);
+	prep_open(s, c.path, UD_OPEN2);
 	uring_submit(ring, 2);
 	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_OPEN, -EACCES);
@@ -107,16 +118,16 @@ IOCORO_CASE(personality)
 
 	/* the same OPENAT queued by a step of a coroutine started with P */
 	memset(&sqe, 0, sizeof(sqe));
-	prep_open(&sqe, path, UD_OPEN);
-	qb_put(skel, 0, 0, &sqe);
-	prep_qbatch(ring, 0)->personality = pers;
+	prep_open(&sqe, c.path, UD_OPEN);
+	qb_put(c.skel, 0, 0, &sqe);
+	prep_qbatch(ring, 0)->personality = c.weak;
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_BPF | 0, 0);
 	if (uring_find_cqe(cqes, 2, UD_OPEN)->res >= 0)
 		close(uring_find_cqe(cqes, 2, UD_OPEN)->res);
 	EXPECT_CQE(cqes, 2, UD_OPEN, -EACCES);
-	qb_check_queued(skel, 0);
+	qb_check_queued(c.skel, 0);
 
 	/* and by one started without a personality: the task's own */
 	prep_qbatch(ring, 0);
@@ -126,18 +137,18 @@ IOCORO_CASE(personality)
 	expect_open_ok(cqes, 2, UD_OPEN);
 
 	/* the step itself runs as P: bpf_get_current_uid_gid() */
-	wlink = uring_attach(&co, skel->progs.whoami, K_OTHER);
-	qb_put(skel, 0, 0, &sqe);
-	skel->bss->wh_uidgid = 1;
-	uring_prep_start(ring, K_OTHER, UD_BPF)->personality = pers;
+	wlink = uring_attach(&c.co, c.skel->progs.whoami, K_OTHER);
+	qb_put(c.skel, 0, 0, &sqe);
+	c.skel->bss->wh_uidgid = 1;
+	uring_prep_start(ring, K_OTHER, UD_BPF)->personality = c.weak;
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_BPF, 0);
 	if (uring_find_cqe(cqes, 2, UD_OPEN)->res >= 0)
 		close(uring_find_cqe(cqes, 2, UD_OPEN)->res);
 	EXPECT_CQE(cqes, 2, UD_OPEN, -EACCES);
-	CHECK_EQ(skel->bss->wh_runs, 1);
-	CHECK_EQ_U64(skel->bss->wh_uidgid,
+	CHECK_EQ(c.skel->bss->wh_runs, 1);
+	CHECK_EQ_U64(c.skel->bss->wh_uidgid,
 		     ((__u64)NOBODY << 32) | (__u64)NOBODY);
 	/* without: root */
 	uring_prep_start(ring, K_OTHER, UD_BPF);
@@ -145,15 +156,11 @@ IOCORO_CASE(personality)
 	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_BPF, 0);
 	expect_open_ok(cqes, 2, UD_OPEN);
-	CHECK_EQ_U64(skel->bss->wh_uidgid, 0);
-	CHECK_EQ(skel->bss->wh_runs, 2);
+	CHECK_EQ_U64(c.skel->bss->wh_uidgid, 0);
+	CHECK_EQ(c.skel->bss->wh_runs, 2);
 
-	CHECK_EQ(io_uring_unregister_personality(ring, pers), 0);
-	CHECK_SYS(unlink(path));
-	io_uring_queue_exit(ring);
 	close(wlink);
-	close(link);
-	kinds_bpf__destroy(skel);
+	pers_down(&c);
 }
 
 /*
@@ -163,55 +170,47 @@ IOCORO_CASE(personality)
  */
 IOCORO_CASE(personality_queued)
 {
-	char path[] = "/tmp/iocoro-hard-XXXXXX";
-	struct kinds_bpf *skel = kinds_load();
+	struct pers_case c;
+	struct io_uring *ring = &c.co.ring;
 	struct io_uring_cqe cqe, cqes[2];
 	struct io_uring_sqe sqe;
-	struct io_uring *ring;
-	struct iocoro co;
-	int weak, strong, link;
+	int strong;
 
-	make_private_file(path);
-	weak = ring_with_weak(&co, skel, &link);
-	ring = &co.ring;
+	pers_up(&c);
 	strong = io_uring_register_personality(ring);
 	if (strong <= 0)
 		FAIL("io_uring_register_personality: %d", strong);
 
 	/* started as the weak one, it names the strong one */
 	memset(&sqe, 0, sizeof(sqe));
-	prep_open(&sqe, path, UD_OPEN);
+	prep_open(&sqe, c.path, UD_OPEN);
 	sqe.personality = strong;
-	qb_put(skel, 0, 0, &sqe);
-	prep_qbatch(ring, 0)->personality = weak;
+	qb_put(c.skel, 0, 0, &sqe);
+	prep_qbatch(ring, 0)->personality = c.weak;
 	uring_submit(ring, 1);
 	uring_reap(ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF | 0, 0);
-	CHECK_EQ(skel->bss->qb_rc[0][0], -EINVAL);
+	CHECK_EQ(c.skel->bss->qb_rc[0][0], -EINVAL);
 
 	/* started as the task, it names its start's own (none) or the weak */
-	sqe.personality = weak;
-	qb_put(skel, 0, 0, &sqe);
+	sqe.personality = c.weak;
+	qb_put(c.skel, 0, 0, &sqe);
 	prep_qbatch(ring, 0);
 	uring_submit(ring, 1);
 	uring_reap(ring, &cqe, 1);
 	CHECK_CQE(&cqe, UD_BPF | 0, 0);
-	CHECK_EQ(skel->bss->qb_rc[0][0], -EINVAL);
+	CHECK_EQ(c.skel->bss->qb_rc[0][0], -EINVAL);
 
 	/* without one it is queued and runs as the coroutine's start */
 	sqe.personality = 0;
-	qb_put(skel, 0, 0, &sqe);
-	prep_qbatch(ring, 0)->personality = weak;
+	qb_put(c.skel, 0, 0, &sqe);
+	prep_qbatch(ring, 0)->personality = c.weak;
 	uring_submit(ring, 1);
 	uring_reap(ring, cqes, 2);
 	EXPECT_CQE(cqes, 2, UD_BPF | 0, 0);
 	EXPECT_CQE(cqes, 2, UD_OPEN, -EACCES);
-	qb_check_queued(skel, 0);
+	qb_check_queued(c.skel, 0);
 
 	CHECK_EQ(io_uring_unregister_personality(ring, strong), 0);
-	CHECK_EQ(io_uring_unregister_personality(ring, weak), 0);
-	CHECK_SYS(unlink(path));
-	io_uring_queue_exit(ring);
-	close(link);
-	kinds_bpf__destroy(skel);
+	pers_down(&c);
 }

@@ -64,8 +64,7 @@ IOCORO_CASE(unpriv_attach)
 		struct iocoro co;
 
 		/* control: privileged, it attaches */
-		uring_co_init(&co, 8, 0);
-		link = uring_attach(&co, skel->progs.tag_a, K_MAIN);
+		link = uring_co_attach(&co, 8, 0, skel->progs.tag_a, K_MAIN);
 		close(link);
 		btf = CHECK_RET(uring_kind_btf());
 		map = CHECK_RET(uring_kind_map("perm_kind", btf, prog,

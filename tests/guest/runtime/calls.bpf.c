@@ -16,13 +16,7 @@
 
 #include "calls.h"
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, CL_MAX_COROS);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__type(key, __u32);
-	__type(value, struct cl_state);
-} cl_states SEC(".maps");
+IOCORO_STATES(cl_states, struct cl_state, CL_MAX_COROS);
 
 IOCORO_COROUTINE(double_it, &cl_states, struct cl_state)
 {

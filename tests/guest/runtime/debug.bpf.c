@@ -12,12 +12,7 @@
 
 #include "debug.h"
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 8);
-	__type(key, __u32);
-	__type(value, struct dbg_g_state);
-} dbg_states SEC(".maps");
+IOCORO_STATES(dbg_states, struct dbg_g_state, 8);
 
 static __always_inline int dbg_body(struct io_coro_step *ctx,
 				    struct dbg_g_state *st)

@@ -15,65 +15,62 @@
 
 #include "rt.h"
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, RT_MAX_COROS);
-	__type(key, __u32);
-	__type(value, struct rt_state);
-} states SEC(".maps");
+IOCORO_STATES(states, struct rt_state, RT_MAX_COROS);
 
-static __always_inline int queue_read(struct io_coro_step *ctx,
-				      struct rt_state *st)
+/*
+ * What both coroutines do first at each step: count the run; at RT_READ
+ * queue the read and return 1 with the step's result in *@ret; at
+ * RT_FINISH record what the read did and return 0 (the coroutine
+ * ends as it will); at any other step return 1, *@ret the end with
+ * -EINVAL.
+ */
+static __always_inline int rt_read_first(struct io_coro_step *ctx,
+					  struct rt_state *st, int *ret)
 {
 	struct io_uring_sqe sqe;
 
-	st->first_has_prev = iocoro_ctx_has_prev(ctx);
-	io_uring_prep_read(&sqe, st->fd, (void *)st->buf, st->len, 0);
-	return (int)iocoro_then(ctx, &sqe, &st->step, RT_FINISH);
-}
-
-static __always_inline void record_prev(struct io_coro_step *ctx,
-					struct rt_state *st)
-{
-	st->has_prev = iocoro_ctx_has_prev(ctx);
-	st->prev_res = iocoro_ctx_prev_res(ctx);
-	st->prev_user_data = iocoro_ctx_prev_user_data(ctx);
-	st->kind = iocoro_step_kind(ctx);
+	st->runs++;
+	switch (st->step) {
+	case RT_READ:
+		st->first_has_prev = iocoro_ctx_has_prev(ctx);
+		io_uring_prep_read(&sqe, st->fd, (void *)st->buf, st->len, 0);
+		*ret = (int)iocoro_then(ctx, &sqe, &st->step, RT_FINISH);
+		return 1;
+	case RT_FINISH:
+		st->has_prev = iocoro_ctx_has_prev(ctx);
+		st->prev_res = iocoro_ctx_prev_res(ctx);
+		st->prev_user_data = iocoro_ctx_prev_user_data(ctx);
+		st->kind = iocoro_step_kind(ctx);
+		return 0;
+	}
+	*ret = iocoro_finish(ctx, -EINVAL);
+	return 1;
 }
 
 IOCORO_COROUTINE(two_step, &states, struct rt_state)
 {
-	st->runs++;
-	switch (st->step) {
-	case RT_READ:
-		return queue_read(ctx, st);
-	case RT_FINISH:
-		record_prev(ctx, st);
-		return iocoro_finish(ctx, iocoro_ctx_prev_res(ctx));
-	}
-	return iocoro_finish(ctx, -EINVAL);
+	int ret;
+
+	if (rt_read_first(ctx, st, &ret))
+		return ret;
+	return iocoro_finish(ctx, iocoro_ctx_prev_res(ctx));
 }
 
 IOCORO_COROUTINE_SLEEPABLE(peek, &states, struct rt_state)
 {
 	__u64 v = 0;
-	long ret;
+	long err;
+	int ret;
 
-	st->runs++;
-	switch (st->step) {
-	case RT_READ:
-		return queue_read(ctx, st);
-	case RT_FINISH:
-		record_prev(ctx, st);
-		if (iocoro_ctx_prev_res(ctx) < 8)
-			return iocoro_finish(ctx, -EIO);
-		ret = bpf_copy_from_user(&v, sizeof(v), (void *)st->buf);
-		if (ret)
-			return iocoro_finish(ctx, (int)ret);
-		st->peeked = v;
-		return iocoro_finish(ctx, (int)(v & 0xff));
-	}
-	return iocoro_finish(ctx, -EINVAL);
+	if (rt_read_first(ctx, st, &ret))
+		return ret;
+	if (iocoro_ctx_prev_res(ctx) < 8)
+		return iocoro_finish(ctx, -EIO);
+	err = bpf_copy_from_user(&v, sizeof(v), (void *)st->buf);
+	if (err)
+		return iocoro_finish(ctx, (int)err);
+	st->peeked = v;
+	return iocoro_finish(ctx, (int)(v & 0xff));
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -43,6 +43,7 @@
 #include <bpf/libbpf.h>
 
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,85 +146,94 @@ static void run(struct iocoro *co, struct rt_bpf *skel, unsigned int prog,
 	CHECK_RET(iocoro_state_read(skel->maps.states, id, st, sizeof(*st)));
 }
 
+/* a case's coroutine that reads data_fd(): its ring, object, state, end */
+struct rt_read {
+	struct iocoro co;
+	struct rt_bpf *skel;
+	struct rt_state st;
+	struct iocoro_done done;
+	char buf[64];
+	unsigned int idx;	/* the step's index among the object's steps */
+};
+
+/*
+ * @r loaded (load()); coroutine @id of step peek (@sleepable) or two_step
+ * reads data_fd() into r->buf, run to its end; the step ran as the kind
+ * that is its index
+ */
+static void read_run(struct rt_read *r, bool sleepable, uint32_t id)
+{
+	const struct bpf_program *prog;
+
+	memset(r, 0, sizeof(*r));
+	r->skel = load(&r->co);
+	prog = sleepable ? r->skel->progs.peek : r->skel->progs.two_step;
+	r->idx = CHECK_RET(iocoro_prog_index(r->skel->obj, prog));
+	read_data_into(&r->st, r->buf, sizeof(r->buf));
+	run(&r->co, r->skel, r->idx, id, &r->st, &r->done);
+	CHECK_EQ(r->st.kind, r->idx);
+}
+
 IOCORO_CASE(coroutine)
 {
-	char buf[64] = { 0 };
-	struct rt_state st = { 0 };
-	struct iocoro_done done;
-	struct rt_bpf *skel;
-	struct iocoro co;
-	int idx, link;
+	struct rt_read r;
+	int link;
 
-	skel = load(&co);
-	idx = CHECK_RET(iocoro_prog_index(skel->obj, skel->progs.two_step));
-	read_data_into(&st, buf, sizeof(buf));
-	run(&co, skel, (unsigned int)idx, 3, &st, &done);
-
+	read_run(&r, false, 3);
 	/* the result: the read's byte count, and the bytes */
-	CHECK_EQ(done.how, IOCORO_FINISHED);
-	CHECK_EQ(done.res, (int)strlen(DATA));
-	CHECK(!memcmp(buf, DATA, strlen(DATA)));
+	CHECK_EQ(r.done.how, IOCORO_FINISHED);
+	CHECK_EQ(r.done.res, (int)strlen(DATA));
+	CHECK(!memcmp(r.buf, DATA, strlen(DATA)));
 	/* two runs; the first step had nothing before it, the second the read */
-	CHECK_EQ(st.runs, 2);
-	CHECK_EQ(st.step, RT_FINISH);
-	CHECK_EQ(st.first_has_prev, 0);
-	CHECK_EQ(st.has_prev, 1);
-	CHECK_EQ(st.prev_res, (int)strlen(DATA));
-	CHECK_EQ_U64(st.prev_user_data, iocoro_ud(IOCORO_UD_STEP, idx, 3));
-	/* the step ran as the kind that is its index */
-	CHECK_EQ(st.kind, idx);
+	CHECK_EQ(r.st.runs, 2);
+	CHECK_EQ(r.st.step, RT_FINISH);
+	CHECK_EQ(r.st.first_has_prev, 0);
+	CHECK_EQ(r.st.has_prev, 1);
+	CHECK_EQ(r.st.prev_res, (int)strlen(DATA));
+	CHECK_EQ_U64(r.st.prev_user_data, iocoro_ud(IOCORO_UD_STEP, r.idx, 3));
 	/* one CQE for the whole coroutine: nothing else is left */
-	CHECK_EQ(io_uring_cq_ready(&co.ring), 0);
+	CHECK_EQ(io_uring_cq_ready(&r.co.ring), 0);
 
 	/* a link per kind */
-	check_link(co.links[0]);
-	check_link(co.links[1]);
-	link = co.links[idx];
+	check_link(r.co.links[0]);
+	check_link(r.co.links[1]);
+	link = r.co.links[r.idx];
 
 	/* detached: the links are closed, and the next start fails in the
 	 * kernel, with -EBADF */
-	CHECK_RET(iocoro_detach(&co));
-	CHECK_EQ(co.nr_progs, 0);
+	CHECK_RET(iocoro_detach(&r.co));
+	CHECK_EQ(r.co.nr_progs, 0);
 	CHECK(fcntl(link, F_GETFD) < 0);
-	CHECK_EQ(iocoro_detach(&co), -ENXIO);
-	st.step = RT_READ;
-	CHECK_RET(iocoro_start_state(&co, (unsigned int)idx, 3,
-				     skel->maps.states, &st, sizeof(st)));
-	wait_done(&co, &done);
-	CHECK_EQ(done.how, IOCORO_FAILED);
-	CHECK_EQ(done.res, -EBADF);
+	CHECK_EQ(iocoro_detach(&r.co), -ENXIO);
+	r.st.step = RT_READ;
+	CHECK_RET(iocoro_start_state(&r.co, r.idx, 3, r.skel->maps.states,
+				     &r.st, sizeof(r.st)));
+	wait_done(&r.co, &r.done);
+	CHECK_EQ(r.done.how, IOCORO_FAILED);
+	CHECK_EQ(r.done.res, -EBADF);
 
 	/* the kinds are free: attached again, the coroutine runs again */
-	CHECK_EQ(CHECK_RET(iocoro_attach_object(&co, skel->obj)), 2);
-	st.step = RT_READ;
-	st.runs = 0;
-	run(&co, skel, (unsigned int)idx, 3, &st, &done);
-	CHECK_EQ(done.how, IOCORO_FINISHED);
-	CHECK_EQ(done.res, (int)strlen(DATA));
-	CHECK_EQ(st.runs, 2);
+	CHECK_EQ(CHECK_RET(iocoro_attach_object(&r.co, r.skel->obj)), 2);
+	r.st.step = RT_READ;
+	r.st.runs = 0;
+	run(&r.co, r.skel, r.idx, 3, &r.st, &r.done);
+	CHECK_EQ(r.done.how, IOCORO_FINISHED);
+	CHECK_EQ(r.done.res, (int)strlen(DATA));
+	CHECK_EQ(r.st.runs, 2);
 
-	unload(&co, skel, st.fd);
+	unload(&r.co, r.skel, r.st.fd);
 }
 
 IOCORO_CASE(sleepable)
 {
-	char buf[64] = { 0 };
-	struct rt_state st = { 0 };
-	struct iocoro_done done;
-	struct rt_bpf *skel;
-	struct iocoro co;
-	int idx;
+	struct rt_read r;
 
-	skel = load(&co);
-	CHECK(bpf_program__flags(skel->progs.peek) & BPF_F_SLEEPABLE);
-	idx = CHECK_RET(iocoro_prog_index(skel->obj, skel->progs.peek));
-	read_data_into(&st, buf, sizeof(buf));
-	run(&co, skel, (unsigned int)idx, 1, &st, &done);
-	CHECK_EQ(done.how, IOCORO_FINISHED);
-	CHECK_EQ(done.res, DATA[0]);
-	CHECK(!memcmp(&st.peeked, DATA, 8));
-	CHECK_EQ(st.kind, idx);
-	unload(&co, skel, st.fd);
+	read_run(&r, true, 1);
+	CHECK(bpf_program__flags(r.skel->progs.peek) & BPF_F_SLEEPABLE);
+	CHECK_EQ(r.done.how, IOCORO_FINISHED);
+	CHECK_EQ(r.done.res, DATA[0]);
+	CHECK(!memcmp(&r.st.peeked, DATA, 8));
+	unload(&r.co, r.skel, r.st.fd);
 }
 
 IOCORO_CASE(defer_taskrun)

@@ -326,25 +326,13 @@ static void au_case(enum au_way way)
 }
 
 /* the step runs right after the io_uring_enter() submission */
-IOCORO_CASE_OPTS(audit_submit, .serial = true)
-{
-	au_case(AU_SUBMIT);
-}
+IOCORO_CASE_CALL(audit_submit, au_case, AU_SUBMIT, .serial = true)
 
 /* linked after a NOP: from task_work, on the way out of io_uring_enter() */
-IOCORO_CASE_OPTS(audit_link, .serial = true)
-{
-	au_case(AU_LINK);
-}
+IOCORO_CASE_CALL(audit_link, au_case, AU_LINK, .serial = true)
 
 /* linked after a READ that write(2) completes: task_work on its way out */
-IOCORO_CASE_OPTS(audit_task_work, .serial = true)
-{
-	au_case(AU_TASK_WORK);
-}
+IOCORO_CASE_CALL(audit_task_work, au_case, AU_TASK_WORK, .serial = true)
 
 /* linked after a READ that another thread completes: in the wait */
-IOCORO_CASE_OPTS(audit_wait, .serial = true)
-{
-	au_case(AU_WAIT);
-}
+IOCORO_CASE_CALL(audit_wait, au_case, AU_WAIT, .serial = true)

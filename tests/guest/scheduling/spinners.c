@@ -41,9 +41,8 @@ static void ow_child(struct passes_bpf *skel, int wfd)
 	unsigned int i;
 	int link;
 
-	uring_co_init(&co, 64, 0);
+	link = uring_co_attach(&co, 64, 0, skel->progs.busy, K_BUSY);
 	ring = &co.ring;
-	link = uring_attach(&co, skel->progs.busy, K_BUSY);
 	ow_fd = ring->ring_fd;
 	CHECK_EQ(pthread_create(&spinners[0], NULL, ow_spin, (void *)0), 0);
 	CHECK_EQ(pthread_create(&spinners[1], NULL, ow_spin,
