@@ -4,10 +4,11 @@
 
 1. docs/tutorial.md: every fenced code block preceded by a line
    "<!-- from <path> -->" is a verbatim part of that file.
-2. docs/reference.md documents every public function: each symbol of
-   runtime/libiocoro.map, each static inline function and function-like
-   macro of runtime/include/iocoro.h and bpf-lib/include/iocoro/*.h has a
-   heading "### `name`" (or is listed in one, "### `a`, `b`").
+2. docs/reference.md (user space) and docs/bpf-reference.md (bpf-lib)
+   document every public function: each symbol of runtime/libiocoro.map,
+   each static inline function and function-like macro of
+   runtime/include/iocoro.h and bpf-lib/include/iocoro/*.h has a heading
+   "### `name`" in one of them (or is listed in one, "### `a`, `b`").
 3. runtime/man/ has a man page for each function iocoro.h declares (those
    of libiocoro.map and the static inline ones), and none for anything
    else: `<name>.3`, either the page (.TH <name> 3) or a liburing-style
@@ -87,11 +88,12 @@ if nblocks < 5:
     errors.append("tutorial.md: only %d checked blocks" % nblocks)
 
 # ---- 2. reference headings
-ref = read("docs/reference.md")
+REFERENCES = ("docs/reference.md", "docs/bpf-reference.md")
 documented = set()
-for line in ref.split("\n"):
-    if line.startswith("### "):
-        documented.update(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)", line))
+for rel in REFERENCES:
+    for line in read(rel).split("\n"):
+        if line.startswith("### "):
+            documented.update(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)", line))
 
 public = set()
 for line in read("runtime/libiocoro.map").split("\n"):
@@ -112,7 +114,7 @@ for h in headers:
 
 missing = sorted(public - documented)
 for name in missing:
-    errors.append("reference.md: no '### `%s`' heading" % name)
+    errors.append("reference.md, bpf-reference.md: no '### `%s`' heading" % name)
 
 # ---- 3. man pages
 MAN = "runtime/man"

@@ -108,9 +108,21 @@ case("a link to a missing file",
 case("a link to a missing heading",
      lambda t: append(t, "README.md", "\n[x](docs/reference.md#no-such-heading)\n"),
      "links to docs/reference.md#no-such-heading")
+case("a link to a missing heading of the other reference",
+     lambda t: append(t, "docs/reference.md", "\n[x](bpf-reference.md#no-such-heading)\n"),
+     "links to docs/bpf-reference.md#no-such-heading")
+case("a bpf-lib macro without its heading",
+     lambda t: edit(t, "docs/bpf-reference.md", "### `iocoro_finish`", "### finishing"),
+     "no '### `iocoro_finish`' heading")
+case("a user-space function without its heading",
+     lambda t: edit(t, "docs/reference.md", "### `iocoro_cancel`", "### cancelling"),
+     "no '### `iocoro_cancel`' heading")
 case("a ring flag list that lacks one of IOCORO_SETUP_UNUSABLE",
      lambda t: append(t, "docs/reference.md", "\nrefused: SQPOLL, IOPOLL or SQE128 rings\n"),
      "lists the ring flags IOPOLL, SQE128, SQPOLL")
+case("such a list in the BPF reference",
+     lambda t: append(t, "docs/bpf-reference.md", "\nrefused: SQPOLL, IOPOLL or SQE128 rings\n"),
+     "docs/bpf-reference.md:")
 case("a man page's list that lacks one",
      lambda t: edit(t, "runtime/man/iocoro_queue_init.3", "IORING_SETUP_SQE128 | ", ""),
      "runtime/man/iocoro_queue_init.3:")
