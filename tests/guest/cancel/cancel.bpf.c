@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The steps of cancel.c. cn_count counts its runs and returns 7.
- * cn_read queues a read of cn_fd, continued by kind cn_count_kind, linked
- * to a LINK_TIMEOUT of cn_ts.
+ * cn_read queues a read of cn_fd (its SQE flags IOSQE_IO_LINK and
+ * cn_read_flags), continued by kind cn_count_kind, linked to a
+ * LINK_TIMEOUT of cn_ts.
  */
 #include <iocoro/bpf.h>
 
@@ -12,6 +13,7 @@ __s32 cn_fd;
 __u64 cn_buf;
 __u64 cn_ts;
 __u32 cn_count_kind;
+__u8 cn_read_flags;
 int cn_rc[2];
 
 IOCORO_STEP(cn_count)
@@ -27,7 +29,7 @@ IOCORO_STEP(cn_read)
 
 	io_uring_prep_read(&sqe, cn_fd, (void *)cn_buf, 8, 0);
 	sqe.user_data = 0x4ead;
-	sqe.flags = IOSQE_IO_LINK;
+	sqe.flags = IOSQE_IO_LINK | cn_read_flags;
 	cn_rc[0] = bpf_io_coro_queue_sqe_cont(step, &sqe, sizeof(sqe),
 					      cn_count_kind);
 	io_uring_prep_rw(IORING_OP_LINK_TIMEOUT, &sqe, -1, (void *)cn_ts, 1,

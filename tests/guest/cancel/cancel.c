@@ -7,7 +7,8 @@
  * ring submitted without a wait, its step waits as task_work for the
  * task's next wait: cancelling it finds nothing. An operation still in
  * flight is cancelled as any request, and its step sees -ECANCELED: a
- * LINK_TIMEOUT races a read.
+ * LINK_TIMEOUT races a read. One that completed in io-wq disarms its
+ * LINK_TIMEOUT.
  */
 #include "guest.h"
 
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 
 #include "cancel.skel.h"
 
@@ -154,6 +156,55 @@ IOCORO_CASE(link_timeout)
 	CHECK_EQ(skel->bss->cn_rc[1], 0);
 	CHECK_EQ(skel->bss->cn_runs, 1);
 	CHECK_EQ(skel->bss->cn_prev_res, -ECANCELED);
+	close(p[0]);
+	close(p[1]);
+	cn_teardown(&co, links, skel);
+}
+
+/*
+ * The same, the read sent to io-wq (IOSQE_ASYNC) with a byte already in
+ * its pipe: io-wq completes it at once and puts its last reference while
+ * the task that runs its step sleeps in vfork(), a killable wait in which
+ * no task_work runs, past the LINK_TIMEOUT's 50 ms. The completion
+ * disarms the timeout (-ECANCELED): it does not fire for a read that
+ * completed in time (-ETIME), nor find the freed read by its link (a
+ * WARN on the debug kernel).
+ */
+IOCORO_CASE(link_timeout_iowq)
+{
+	struct __kernel_timespec ts = { .tv_sec = 0, .tv_nsec = 50000000 };
+	struct io_uring_cqe cqes[3];
+	struct cancel_bpf *skel;
+	struct iocoro co;
+	static char buf[8];
+	int p[2], links[2];
+	pid_t pid;
+
+	skel = cn_setup(&co, 0, links);
+	CHECK_SYS(pipe2(p, O_CLOEXEC));
+	CHECK_SYS(write(p[1], "x", 1));
+	skel->bss->cn_fd = p[0];
+	skel->bss->cn_buf = (uintptr_t)buf;
+	skel->bss->cn_ts = (uintptr_t)&ts;
+	skel->bss->cn_read_flags = IOSQE_ASYNC;
+	/* the start's step runs as the submit returns: the read is queued */
+	uring_prep_start(&co.ring, K_READ, UD_STEP);
+	uring_submit(&co.ring, 1);
+	pid = vfork();
+	if (pid == 0) {
+		struct timespec nap = { .tv_sec = 0, .tv_nsec = 300000000 };
+
+		nanosleep(&nap, NULL);
+		_exit(0);
+	}
+	CHECK_SYS(pid);
+	CHECK_SYS(waitpid(pid, NULL, 0));
+	uring_reap(&co.ring, cqes, 3);
+	EXPECT_CQE(cqes, 3, UD_STEP, 0);
+	EXPECT_CQE(cqes, 3, UD_READ, 7);
+	EXPECT_CQE(cqes, 3, UD_TIMEOUT, -ECANCELED);
+	CHECK_EQ(skel->bss->cn_runs, 1);
+	CHECK_EQ(skel->bss->cn_prev_res, 1);
 	close(p[0]);
 	close(p[1]);
 	cn_teardown(&co, links, skel);
