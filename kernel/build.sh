@@ -133,8 +133,12 @@ mk() { make -s -C "$src" O="$1" ARCH=x86_64 "${@:2}"; }
 
 if [ "$flavour" = headers ]; then
 	hdr=$cache/headers-$series_key
+	# one export at a time: a second caller (ctest runs series_uapi and
+	# series_checkpatch side by side) waits, then finds it done
+	exec 8>"$cache/.lock-headers"
+	flock 8
 	if [ ! -f "$hdr/include/linux/io_uring.h" ]; then
-		rm -rf "$hdr" "$hdr.obj"
+		rm -rf "$hdr" "$hdr.obj" "$hdr.tmp"
 		mk "$hdr.obj" headers_install INSTALL_HDR_PATH="$hdr.tmp" >/dev/null
 		mv "$hdr.tmp" "$hdr"
 		rm -rf "$hdr.obj"
