@@ -51,6 +51,21 @@ static void cn_teardown(struct iocoro *co, int links[2],
 	cancel_bpf__destroy(skel);
 }
 
+/*
+ * cn_read's steps read the pipe it makes in @p, into a buffer of 8 bytes,
+ * with a LINK_TIMEOUT of @ts
+ */
+static void cn_read_pipe(struct cancel_bpf *skel, int p[2],
+			 const struct __kernel_timespec *ts)
+{
+	static char buf[8];
+
+	CHECK_SYS(pipe2(p, O_CLOEXEC));
+	skel->bss->cn_fd = p[0];
+	skel->bss->cn_buf = (uintptr_t)buf;
+	skel->bss->cn_ts = (uintptr_t)ts;
+}
+
 #define DEFER (IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN)
 
 /* IORING_OP_BPF on a DEFER ring, submitted without a wait: it completed */
@@ -138,14 +153,10 @@ IOCORO_CASE(link_timeout)
 	struct io_uring_cqe cqes[3];
 	struct cancel_bpf *skel;
 	struct iocoro co;
-	static char buf[8];
 	int p[2], links[2];
 
 	skel = cn_setup(&co, 0, links);
-	CHECK_SYS(pipe2(p, O_CLOEXEC));
-	skel->bss->cn_fd = p[0];
-	skel->bss->cn_buf = (uintptr_t)buf;
-	skel->bss->cn_ts = (uintptr_t)&ts;
+	cn_read_pipe(skel, p, &ts);
 	uring_prep_start(&co.ring, K_READ, UD_STEP);
 	uring_submit(&co.ring, 1);
 	uring_reap(&co.ring, cqes, 3);
@@ -176,16 +187,12 @@ IOCORO_CASE(link_timeout_iowq)
 	struct io_uring_cqe cqes[3];
 	struct cancel_bpf *skel;
 	struct iocoro co;
-	static char buf[8];
 	int p[2], links[2];
 	pid_t pid;
 
 	skel = cn_setup(&co, 0, links);
-	CHECK_SYS(pipe2(p, O_CLOEXEC));
+	cn_read_pipe(skel, p, &ts);
 	CHECK_SYS(write(p[1], "x", 1));
-	skel->bss->cn_fd = p[0];
-	skel->bss->cn_buf = (uintptr_t)buf;
-	skel->bss->cn_ts = (uintptr_t)&ts;
 	skel->bss->cn_read_flags = IOSQE_ASYNC;
 	/* the start's step runs as the submit returns: the read is queued */
 	uring_prep_start(&co.ring, K_READ, UD_STEP);
@@ -294,18 +301,14 @@ IOCORO_CASE_OPTS(link_timeout_race, .timeout = 900)
 	struct cancel_bpf *skel;
 	struct cn_race r = { 0 };
 	struct iocoro co;
-	static char buf[8];
 	int p[2], links[2];
 	pthread_t thr;
 
 	skel = cn_setup(&co, 0, links);
-	CHECK_SYS(pipe2(p, O_CLOEXEC));
+	cn_read_pipe(skel, p, &ts);
 	CHECK_SYS(pipe2(r.go, O_CLOEXEC));
 	CHECK_SYS(pipe2(r.done, O_CLOEXEC));
 	r.wfd = p[1];
-	skel->bss->cn_fd = p[0];
-	skel->bss->cn_buf = (uintptr_t)buf;
-	skel->bss->cn_ts = (uintptr_t)&ts;
 	races = getenv("IOCORO_RACES") ? atoi(getenv("IOCORO_RACES")) :
 					  CN_RACES;
 	CHECK_EQ(pthread_create(&thr, NULL, cn_writer, &r), 0);
