@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The steps of cancel.c. cn_count counts its runs and returns 7.
+ * The steps of cancel.c. cn_count counts its runs and returns cn_ret,
+ * or 7 while that is 0.
  * cn_read queues a read of cn_fd (its SQE flags IOSQE_IO_LINK and
  * cn_read_flags), continued by kind cn_count_kind, linked to a
  * LINK_TIMEOUT of cn_ts.
@@ -14,13 +15,14 @@ __u64 cn_buf;
 __u64 cn_ts;
 __u32 cn_count_kind;
 __u8 cn_read_flags;
+__s32 cn_ret;
 int cn_rc[2];
 
 IOCORO_STEP(cn_count)
 {
 	cn_runs++;
 	cn_prev_res = step->res;
-	return 7;
+	return cn_ret ?: 7;
 }
 
 IOCORO_STEP(cn_read)

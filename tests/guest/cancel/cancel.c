@@ -8,7 +8,8 @@
  * task's next wait: cancelling it finds nothing. An operation still in
  * flight is cancelled as any request, and its step sees -ECANCELED: a
  * LINK_TIMEOUT races a read. One that completed in io-wq disarms its
- * LINK_TIMEOUT.
+ * LINK_TIMEOUT; one whose LINK_TIMEOUT fired, found nothing to cancel and
+ * put its last reference still hands the rest of its link to its step.
  */
 #include "guest.h"
 
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "cancel.skel.h"
@@ -24,6 +26,8 @@
 #define UD_CANCEL 0xc
 #define UD_READ 0x4ead
 #define UD_TIMEOUT 0x7173
+#define UD_OPEN 0x0be4
+#define UD_NOP 0x40b
 
 /* the kinds cancel.bpf.c's steps are attached as */
 enum { K_COUNT, K_READ };
@@ -215,6 +219,94 @@ IOCORO_CASE(link_timeout_iowq)
 	close(p[0]);
 	close(p[1]);
 	cn_teardown(&co, links, skel);
+}
+
+/*
+ * The LINK_TIMEOUT of an operation that carries a step fires while the
+ * operation blocks in io-wq, and a NOP is linked after the timeout. The
+ * operation: an openat() of a FIFO by its /proc/self/fd link, which
+ * io_uring's inline try cannot resolve from the dcache alone (-EAGAIN:
+ * the timeout is armed as that first issue returns), so it waits in
+ * io-wq for a writer, which opens the FIFO at 100 ms. The task that runs
+ * task_work sleeps in vfork() until 300 ms: the timeout's task_work then
+ * finds nothing to cancel (-ENOENT) and puts the last reference of the
+ * openat. The rest of the link goes on by the step's result, as after
+ * any request that carries a step: the NOP's CQE comes after the step's
+ * (@step_res), and it is -ECANCELED if the step failed.
+ */
+static void cn_last_ref(int step_res, int nop_res)
+{
+	struct __kernel_timespec ts = { .tv_sec = 0, .tv_nsec = 50000000 };
+	char dir[] = "/tmp/cancel-fifo-XXXXXX", fifo[64], path[64];
+	const struct io_uring_cqe *opened, *nop;
+	struct io_uring_cqe cqes[3];
+	struct io_uring_sqe *sqe;
+	struct cancel_bpf *skel;
+	struct iocoro co;
+	int links[2], status, rfd;
+	pid_t pid;
+
+	skel = cn_setup(&co, 0, links);
+	skel->bss->cn_ret = step_res;
+	CHECK(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	CHECK_SYS(mkfifo(fifo, 0600));
+	/* a reader that does not wait: the openat's path, not its FIFO */
+	rfd = CHECK_SYS(open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", rfd);
+	sqe = uring_sqe(&co.ring);
+	io_uring_prep_openat(sqe, AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
+	sqe->flags |= IOSQE_BPF_STEP | IOSQE_IO_LINK;
+	sqe->user_data = UD_OPEN;
+	sqe = uring_sqe(&co.ring);
+	io_uring_prep_link_timeout(sqe, &ts, 0);
+	sqe->flags |= IOSQE_IO_LINK;
+	sqe->user_data = UD_TIMEOUT;
+	sqe = uring_sqe(&co.ring);
+	io_uring_prep_nop(sqe);
+	sqe->user_data = UD_NOP;
+	uring_submit(&co.ring, 3);
+	pid = vfork();
+	if (pid == 0) {
+		struct timespec nap = { .tv_sec = 0, .tv_nsec = 100000000 };
+		int fd;
+
+		nanosleep(&nap, NULL);
+		fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		nap.tv_nsec = 200000000;
+		nanosleep(&nap, NULL);
+		_exit(fd < 0);
+	}
+	CHECK_SYS(pid);
+	CHECK_SYS(waitpid(pid, &status, 0));
+	/* the writer opened the FIFO */
+	CHECK_EQ(status, 0);
+	uring_reap(&co.ring, cqes, 3);
+	EXPECT_CQE(cqes, 3, UD_TIMEOUT, -ENOENT);
+	EXPECT_CQE(cqes, 3, UD_OPEN, step_res);
+	EXPECT_CQE(cqes, 3, UD_NOP, nop_res);
+	opened = uring_find_cqe(cqes, 3, UD_OPEN);
+	nop = uring_find_cqe(cqes, 3, UD_NOP);
+	if (opened > nop)
+		uring_dump_cqes(cqes, 3);
+	CHECK(opened < nop);
+	CHECK_EQ(skel->bss->cn_runs, 1);
+	CHECK(skel->bss->cn_prev_res >= 0);
+	CHECK_SYS(close(skel->bss->cn_prev_res));
+	CHECK_SYS(close(rfd));
+	CHECK_SYS(unlink(fifo));
+	CHECK_SYS(rmdir(dir));
+	cn_teardown(&co, links, skel);
+}
+
+IOCORO_CASE(link_timeout_last_ref)
+{
+	cn_last_ref(7, 0);
+}
+
+IOCORO_CASE(link_timeout_last_ref_fail)
+{
+	cn_last_ref(-EIO, -ECANCELED);
 }
 
 /*
