@@ -117,7 +117,8 @@ rm -rf "$work"
 mkdir -p "$work"
 : > "$out"
 row() { echo "$1,$2,$3,$4,$5" >> "$out"; }
-say() { echo "bench: $*"; }
+# progress, with the time since the run began (minutes:seconds)
+say() { printf 'bench: [%d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 
 # time_run CASE WHO ROUND DROP CMD...: one timed run; seconds to the CSV
 # (builtins where a fork would do: every process costs ~0.5 s on the

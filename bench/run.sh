@@ -22,7 +22,10 @@
 #               --cases "step scale copy small tiny cat btree sweep"
 #
 # Environment: IOCORO_BUILD_DIR (default build/), IOCORO_KERNEL_HEADERS,
-# IOCORO_GUEST_TIMEOUT (default 14400 s: ~2 h with the defaults).
+# IOCORO_GUEST_TIMEOUT (default 14400 s; the defaults take ~2.5 h, an
+# estimate: on series v12 the tmpfs cases and the curves took 43 min, the
+# 1 GiB disk copy 20 min, the 10,000-file disk copy more than 17; the
+# guest's progress lines give the time since it began).
 # Output in <build dir>-run/bench-all/: bench.csv (every row), table.md,
 # summary.csv, *.png, versions.txt, guest-logs/.
 set -euo pipefail
