@@ -9,6 +9,7 @@ import sys
 import tempfile
 
 report = sys.argv[1]
+readme_table = sys.argv[2] if len(sys.argv) > 2 else None
 rows = ["case,contender,round,metric,value",
         "info,kernel,,release,6.12.118+", "info,timer,,tsc_khz,1000",
         "info,rounds,,rounds,3",
@@ -20,6 +21,10 @@ for r in (1, 2, 3):
              "small_tmpfs,copychain,%d,load_seconds,0.1" % r,
              "small_tmpfs,copychain,%d,verify_seconds,0.08" % r,
              "small_tmpfs,copychain,%d,work_seconds,0.25" % r]
+# uring_cc: CPU 0.004, 0.0025, 0.002 s: copychain's CPU over it 0.5, 0.8, 1.0
+for r, cpu in zip((1, 2, 3), (0.004, 0.0025, 0.002)):
+    rows += ["small_tmpfs,uring_cc,%d,seconds,1.25" % r,
+             "small_tmpfs,uring_cc,%d,cpu_seconds,%s" % (r, cpu)]
 # copychain 1 s each round; cp 2, 1, 4 s: per-round ratios 2, 1, 4 -> 2
 for r, cp in zip((1, 2, 3), (2.0, 1.0, 4.0)):
     rows += ["copy_tmpfs,copychain,%d,seconds,1.0" % r,
@@ -76,7 +81,33 @@ with tempfile.TemporaryDirectory() as d:
                  "| 2.00 (2.00..2.00; 95% CI 2.00..2.00) |"]:
         if want not in head:
             errors.append("headline.md missing: " + want)
+    with open(os.path.join(d, "targets.md")) as f:
+        tgt = f.read()
+    for want in ["| 100 MiB copy, tmpfs | copychain vs cp | 2.00 (1.00..4.00; 95% CI 1.00..4.00) | >= 1.0 | met |",
+                 # a cost: its median 0.8 at the target, the interval's high end 1.0 above
+                 "| 4 files x 4 KiB copy, tmpfs | CPU, copychain / uring_cc | 0.80 (0.50..1.00; 95% CI "
+                 "0.50..1.00) | <= 0.8 | **not shown** (median below, interval above) |",
+                 "| 4 files x 4 KiB copy, tmpfs | copychain vs uring_cc | 1.25 (1.25..1.25; 95% CI "
+                 "1.25..1.25) | >= 1.2 | met |",
+                 "| B+tree lookups, depth 6, 1 in flight, tmpfs | coroutine vs uring, p50 | 1.20 "
+                 "(1.20..1.20; 95% CI 1.20..1.20) | >= 1.5 | **missed** |",
+                 "| dependent NOP steps | steps/s vs the QD1 loop | 3.00 (3.00..3.00; 95% CI "
+                 "3.00..3.00) | >= 2 | met |"]:
+        if want not in tgt:
+            errors.append("targets.md missing: " + want)
+    if readme_table:
+        # the README's table becomes headline.md's; the text around it stays
+        readme = os.path.join(d, "README.md")
+        with open(readme, "w") as f:
+            f.write("# x\n\n| case | iocoro | peer | old |\n| --- |\n| stale | row |\n\nafter\n")
+        subprocess.run([sys.executable, readme_table, readme, os.path.join(d, "headline.md")],
+                       check=True, capture_output=True)
+        with open(readme) as f:
+            got = f.read()
+        if got != "# x\n\n" + head.rstrip("\n") + "\n\nafter\n":
+            errors.append("readme_table.py gave:\n" + got)
     if errors:
+        print(tgt)
         print(out)
         print("\n".join(errors))
         sys.exit(1)

@@ -13,7 +13,8 @@
 #               this script never builds the kernel (run kernel/build.sh
 #               release, or scripts/run-main.sh, first)
 #   --save      also copy the report into bench/results/ (what is
-#               committed)
+#               committed) and put its headline.md into README.md's
+#               benchmark table (bench/readme_table.py)
 #   GUEST_ARGS  bench/guest.sh's: --rounds R (10), --warmup W (1), --seed S
 #               (random, recorded), --big-mib N (1024),
 #               --small N (10000), --tiny N (20000), --steps N (10000),
@@ -115,8 +116,10 @@ sed "1,/^$marker\$/d" "$out" > "$run/bench.csv"
 python3 "$root/bench/report.py" "$run/bench.csv" "$run" "$run/versions.txt"
 if [ "$save" = 1 ]; then
 	mkdir -p "$root/bench/results"
-	cp "$run"/{bench.csv,table.md,headline.md,summary.csv,versions.txt} "$root/bench/results/"
+	cp "$run"/{bench.csv,table.md,targets.md,headline.md,summary.csv,versions.txt} \
+		"$root/bench/results/"
 	cp "$run"/*.png "$root/bench/results/" 2>/dev/null || true
-	echo "$prog: saved to bench/results/"
+	python3 "$root/bench/readme_table.py" "$root/README.md" "$run/headline.md"
+	echo "$prog: saved to bench/results/ and README.md's table"
 fi
 echo "$prog: report in $run/table.md"
