@@ -55,10 +55,20 @@ series_uapi() {
 	done | LC_ALL=C sort -u
 }
 
+# whether include/uapi/ holds header $1 or it is one being added; no
+# pipe into grep -q, which under pipefail fails when grep exits before
+# printf has written (SIGPIPE)
+held() {
+	local x
+	for x in "${committed[@]}" "${headers[@]}"; do
+		[ "$x" != "$1" ] || return 0
+	done
+	return 1
+}
+
 # the series changes no uapi header that is not committed
 uncommitted=$(series_uapi | while read -r patch h; do
-	printf '%s\n' "${committed[@]}" "${headers[@]}" | grep -qxF "$h" ||
-		echo "  $patch include/uapi/$h"
+	held "$h" || echo "  $patch include/uapi/$h"
 done)
 if [ -n "$uncommitted" ]; then
 	echo "update-uapi: the series changes uapi headers $uapi/ does not hold:" >&2
